@@ -1,0 +1,60 @@
+// Decode attention: one query token, q_heads query vectors of head_dim fp32, attending to the
+// cached K/V rows of one layer: out_h = softmax(q_h . K^T * scale) . V over positions, where
+// query head h uses KV head h / group_size. scale is normally 1/sqrt(head_dim).
+#pragma once
+#include <cstdint>
+
+#include "kernels/cache_geometry.h"
+#include "kernels/cost_model.h"
+
+namespace kvb {
+
+// Running state of online softmax for the G = group_size query heads of one KV head over a
+// range of positions: max[g], sum[g] (of exp(s - max)), acc[g * head_dim + d] (unnormalised).
+// Storage belongs to the caller; attention_partial_floats() says how many floats it needs.
+struct AttentionPartial {
+  float* max = nullptr;
+  float* sum = nullptr;
+  float* acc = nullptr;
+};
+std::int64_t attention_partial_floats(const CacheShape& shape) noexcept;  // G * (2 + head_dim)
+// Carves a partial out of `storage` (attention_partial_floats floats).
+AttentionPartial attention_partial_from(float* storage, const CacheShape& shape) noexcept;
+
+// Fast kernel (Highway, runtime dispatch). GQA-grouped: all G query heads that share
+// `kv_head` are processed together, so each K and V row in [t0, t1) is read exactly once.
+// q points at the G query vectors of this group ([G][head_dim], i.e. q + kv_head*G*head_dim of
+// the full query). An empty range (t0 == t1) yields max=-inf, sum=0, acc=0.
+Status attention_partial(const CacheView& cache, std::int32_t layer, std::int32_t kv_head,
+                         std::int64_t t0, std::int64_t t1, const float* q, float scale,
+                         AttentionPartial out) noexcept;
+
+// Exact log-sum-exp merge of n partials of one group into `out` ([G][head_dim], normalised).
+Status merge_partials(const CacheShape& shape, const AttentionPartial* parts, std::int32_t n,
+                      float* out) noexcept;
+
+// Whole layer on one thread: all KV heads over positions [0, context). workspace holds
+// attention_partial_floats() floats. q and out are [q_heads][head_dim].
+Status decode_attention(const CacheView& cache, std::int32_t layer, std::int64_t context,
+                        const float* q, float scale, float* out, float* workspace) noexcept;
+
+// Sliding window held in a ring of W = capacity slots: attends to the last min(tokens, W)
+// positions written with ring_append, where `tokens` is how many positions have been written.
+Status decode_attention_window(const CacheView& cache, std::int32_t layer, std::int64_t tokens,
+                               const float* q, float scale, float* out, float* workspace) noexcept;
+
+// Plain scalar loop, one query head at a time (re-reads each KV head G times, as common
+// implementations do): the baseline the fast kernel is benchmarked against.
+Status decode_attention_scalar(const CacheView& cache, std::int32_t layer, std::int64_t context,
+                               const float* q, float scale, float* out) noexcept;
+
+// Double-precision oracle: decodes each row with the scalar codecs, materialises all scores,
+// exact softmax. workspace holds `context` doubles. out is [q_heads][head_dim] doubles.
+Status decode_attention_reference(const CacheView& cache, std::int32_t layer, std::int64_t context,
+                                  const float* q, double scale, double* out,
+                                  double* workspace) noexcept;
+
+// Name of the Highway target the dispatched kernels run on ("AVX3_ZEN4", "AVX2", "NEON", ...).
+const char* simd_target_name() noexcept;
+
+}  // namespace kvb

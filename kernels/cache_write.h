@@ -1,0 +1,25 @@
+// KV-cache writes: every way decode and prefill put rows into the cache, encoding fp32 input
+// to the cache dtype (int8 also writes the row scale).
+#pragma once
+#include <cstdint>
+
+#include "kernels/cache_geometry.h"
+
+namespace kvb {
+
+// Decode append: one token's K and V ([kv_heads][head_dim] fp32 each) for all KV heads of one
+// layer at `position` (< capacity).
+Status append_token(const CacheView& cache, std::int32_t layer, std::int64_t position,
+                    const float* k, const float* v) noexcept;
+
+// Prefill bulk copy: `tokens` positions from head-major fp32 scratch [kv_head][tokens][head_dim]
+// into positions [position, position + tokens) of one layer.
+Status prefill_copy(const CacheView& cache, std::int32_t layer, std::int64_t position,
+                    std::int64_t tokens, const float* k, const float* v) noexcept;
+
+// Sliding-window ring write: like append_token, at slot = position mod capacity (the cache's
+// capacity is the window W). Any position >= 0 is valid.
+Status ring_append(const CacheView& cache, std::int32_t layer, std::int64_t position,
+                   const float* k, const float* v) noexcept;
+
+}  // namespace kvb

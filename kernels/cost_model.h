@@ -1,0 +1,34 @@
+// The one cost model: bytes read, bytes written and flops each kernel performs, as a function
+// of its shape. It feeds the CSV (bytes_read, bytes_written, flops, gbps, gflops), the roofline
+// (arithmetic intensity) and the PAPI software-defined events. Counts are for the data the
+// kernel must move (KV rows, their int8 scales, queries, outputs), not for cache-line effects.
+#pragma once
+#include <cstdint>
+
+#include "kernels/cache_geometry.h"
+
+namespace kvb {
+
+struct Cost {
+  std::int64_t bytes_read = 0;
+  std::int64_t bytes_written = 0;
+  std::int64_t flops = 0;
+  Cost& operator+=(const Cost& o) noexcept {
+    bytes_read += o.bytes_read; bytes_written += o.bytes_written; flops += o.flops; return *this;
+  }
+};
+inline Cost operator*(Cost c, std::int64_t n) noexcept {
+  c.bytes_read *= n; c.bytes_written *= n; c.flops *= n; return c;
+}
+
+// Decode attention for ONE layer over `context` cached positions (GQA-grouped: each K/V row
+// read once). Flops: per query head and position 2*d (q.k) + 2*d (p*v) + softmax constant.
+Cost attention_cost(const CacheShape& shape, std::int64_t context) noexcept;
+// One-token append of K and V for all KV heads of ONE layer (fp32 in, dtype out).
+Cost append_cost(const CacheShape& shape) noexcept;
+// Prefill bulk copy of `tokens` positions for ONE layer.
+Cost prefill_copy_cost(const CacheShape& shape, std::int64_t tokens) noexcept;
+// One decode step over all layers: append one token then attend over `context` positions.
+Cost decode_step_cost(const CacheShape& shape, std::int64_t context) noexcept;
+
+}  // namespace kvb
