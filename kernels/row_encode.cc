@@ -115,7 +115,15 @@ void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
     std::int8_t* o = dst + r * dst_stride;
-    const float scale = int8_row_scale(s, d);
+    // max |x| as int8_row_scale computes it (fmax: a NaN element is skipped), then / 127.
+    auto vmax = hn::Zero(df);
+    for (std::int64_t j = 0; j < j0; j += N) {
+      const auto a = hn::Abs(hn::LoadU(df, s + j));
+      vmax = hn::IfThenElse(hn::IsNaN(a), vmax, hn::Max(vmax, a));
+    }
+    float max_abs = hn::GetLane(hn::MaxOfLanes(df, vmax));
+    for (std::int64_t j = j0; j < d; ++j) max_abs = std::fmax(max_abs, std::fabs(s[j]));
+    const float scale = max_abs / 127.0f;
     scales[r] = scale;
     if (scale == 0.0f) {
       std::memset(o, 0, static_cast<std::size_t>(d));
