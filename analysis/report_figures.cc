@@ -79,7 +79,24 @@ std::string cache_markers(const MachineResults& m) {
   return s.str();
 }
 
-const std::string kBytesFormat = "  set format x \"%.0b %BB\"\n";
+// Tics at powers of 4 bytes (16 KiB, 64 KiB, ...) labelled in binary units.
+std::string bytes_tics(const Range& r, double pad) {
+  std::string tics;
+  for (double b = 1024; b <= r.hi * pad * 1.0001; b *= 4) {
+    if (b < r.lo / pad) continue;
+    tics += (tics.empty() ? "" : ", ") + q(format_bytes(b)) + " " + num(b);
+  }
+  return "  set xtics (" + tics + ")\n";
+}
+
+// Tics at powers of 2 for log axes of small ranges (arithmetic intensity).
+std::string power_of_two_tics(const Range& r, double pad) {
+  std::string tics;
+  for (double v = std::exp2(std::floor(std::log2(r.lo / pad))); v <= r.hi * pad * 1.0001; v *= 2) {
+    tics += (tics.empty() ? "" : ", ") + q(num(v)) + " " + num(v);
+  }
+  return "  set xtics (" + tics + ")\n";
+}
 
 ReportFigure roofline(const MachineResults& m, const Range& x, const Range& y) {
   const int threads = m.roofline_threads();
@@ -101,6 +118,7 @@ ReportFigure roofline(const MachineResults& m, const Range& x, const Range& y) {
        << "  set xlabel \"arithmetic intensity (FLOP/byte)\"\n"
        << "  set ylabel \"attained performance (GFLOP/s)\"\n"
        << "  set xrange " << x.gnuplot(2) << "\n  set yrange " << y.gnuplot(2) << "\n"
+       << power_of_two_tics(x, 2)
        << "  set samples 400\n";
   if (peak) body << "  peak = " << num(*peak) << "\n";
   int roof_index = 0;
@@ -187,7 +205,7 @@ ReportFigure llc_fit(const MachineResults& m, const std::vector<ResultSeries>& s
   std::ostringstream body;
   body << "  set multiplot layout 2,1 title " << q("LLC fit: " + m.label) << " noenhanced\n"
        << "  set lmargin at screen 0.09\n  set rmargin at screen 0.66\n"
-       << "  set logscale x\n" << kBytesFormat
+       << "  set logscale x\n" << bytes_tics(ws, 1.6)
        << "  set xrange " << ws.gnuplot(1.6) << "\n"
        << cache_markers(m)
        << "  set key at screen 0.99, screen 0.93 right top\n"
@@ -265,45 +283,46 @@ ReportFigure context_figure(const MachineResults& m, const std::vector<ResultSer
 std::string without_threads_key(const ResultRow& r) {
   std::vector<Col> cols;
   for (Col c : kConfigColumns) {
-    if (c != Col::threads && c != Col::ws_level && c != Col::pin) cols.push_back(c);
+    if (c != Col::threads && c != Col::ws_level && c != Col::pin && c != Col::context) cols.push_back(c);
   }
   return r.str(Col::run_id) + "|" + join_columns(r, cols, "|");
 }
 
 ReportFigure thread_figure(const MachineResults& m, const Range& threads_range, const Range& gbps) {
-  // Kernel configurations run at >= 2 thread counts; keep the largest working set of each series.
-  std::map<std::string, std::map<int, const ResultRow*>> groups;
-  std::map<std::string, std::string> labels;
-  std::map<std::string, double> group_ws;
+  // Per kernel configuration (all but threads and context): the largest context that ran at
+  // >= 2 thread counts, so each configuration is one line.
+  std::map<std::string, std::map<double, std::map<int, const ResultRow*>>> groups;
   for (const ResultRow& r : m.summaries) {
     if (r.is_ceiling() || r.failed_validation() || !r.num(Col::threads)) continue;
-    const std::string k = without_threads_key(r);
-    groups[k][static_cast<int>(*r.num(Col::threads))] = &r;
-    group_ws[k] = r.num_or(Col::working_set_bytes, 0);
-    std::string label = series_label(r);
-    labels[k] = label.substr(0, label.rfind(' ')) + " ctx " + r.str(Col::context);
+    groups[without_threads_key(r)][r.num_or(Col::context, 0)][static_cast<int>(*r.num(Col::threads))] = &r;
   }
-  std::vector<std::string> keys;
-  for (const auto& [k, by_threads] : groups) {
-    if (by_threads.size() >= 2) keys.push_back(k);
+  std::vector<std::pair<std::string, const std::map<int, const ResultRow*>*>> chosen;
+  for (const auto& [k, by_context] : groups) {
+    for (auto it = by_context.rbegin(); it != by_context.rend(); ++it) {
+      if (it->second.size() >= 2) {
+        const ResultRow& r = *it->second.begin()->second;
+        const std::string label = series_label(r);
+        chosen.emplace_back(label.substr(0, label.rfind(' ')) +
+                                (r.str(Col::context).empty() ? "" : " ctx " + r.str(Col::context)),
+                            &it->second);
+        break;
+      }
+    }
   }
   std::set<int> roof_threads;
   for (const auto& [key, bw] : m.read_roof_gbps) roof_threads.insert(key.second);
-  if (keys.empty() && roof_threads.size() < 2) return {};
-  constexpr std::size_t kMaxSeries = 12;  // keep the legend readable: the largest working sets
-  std::stable_sort(keys.begin(), keys.end(), [&](const std::string& a, const std::string& b) {
-    return group_ws[a] > group_ws[b];
-  });
-  if (keys.size() > kMaxSeries) keys.resize(kMaxSeries);
+  if (chosen.empty() && roof_threads.size() < 2) return {};
+  constexpr std::size_t kMaxSeries = 12;  // keep the legend readable
+  if (chosen.size() > kMaxSeries) chosen.resize(kMaxSeries);
   std::ostringstream data, body;
   std::vector<std::string> plots;
   int block = 0;
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    data << "# " << labels[keys[i]] << "\n# threads gbps\n";
-    for (const auto& [t, r] : groups[keys[i]]) data << t << " " << num(attained_gbps(*r).value_or(NAN)) << "\n";
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    data << "# " << chosen[i].first << "\n# threads gbps\n";
+    for (const auto& [t, r] : *chosen[i].second) data << t << " " << num(attained_gbps(*r).value_or(NAN)) << "\n";
     data << "\n\n";
     plots.push_back("datafile index " + std::to_string(block++) + " using 1:2 with linespoints pt 7 lw 1.5 lc rgb \"" +
-                    kPalette[i % kPaletteSize] + "\" title " + q(labels[keys[i]]));
+                    kPalette[i % kPaletteSize] + "\" title " + q(chosen[i].first));
   }
   if (roof_threads.size() >= 2) {
     int dash = 2;
