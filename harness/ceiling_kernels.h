@@ -11,7 +11,7 @@ float ceiling_read(const float* p, std::int64_t n);
 void ceiling_write(float* p, std::int64_t n, float value);
 void ceiling_write_nt(float* p, std::int64_t n, float value);  // non-temporal (streaming) stores
 void ceiling_copy(const float* src, float* dst, std::int64_t n);
-// `rounds` iterations of fma_accumulators() independent vector FMAs; returns flops done.
+// `rounds` x 12 independent vector FMAs (register-only); returns the flops done.
 std::int64_t ceiling_fma(std::int64_t rounds, float* sink);
 const char* ceiling_target_name();
 

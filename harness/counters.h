@@ -10,6 +10,8 @@
 
 namespace kvb {
 
+class ThreadPool;
+
 enum class CounterStatus { kOk, kMultiplexed, kUnsupported, kDenied };
 const char* counter_status_name(CounterStatus s);  // "ok", "multiplexed", "unsupported", "denied"
 
@@ -36,6 +38,10 @@ class CounterSet {
   void stop(int worker);
   // Called by each worker before the pool goes away (PAPI_cleanup/destroy on that thread).
   void detach(int worker);
+
+  // Convenience: attach()/detach() on every worker of `pool` (one run each).
+  void attach_all(ThreadPool& pool);
+  void detach_all(ThreadPool& pool);
 
   void reset();  // zero the accumulated totals
   // Totals divided by `units` (e.g. decode steps measured).

@@ -48,6 +48,7 @@ class Buffer {
 
  private:
   const Topology* topo_ = nullptr;
+  void* base_ = nullptr;  // what hwloc returned; data_ is base_ rounded up to 2 MiB
   void* data_ = nullptr;
   std::size_t size_ = 0, mapped_ = 0;
   Placement placement_{};

@@ -5,8 +5,13 @@
 // workspace; merge_partials combines them per KV head.
 //
 // Step schedule (one barrier per layer): phase l runs merge(l-1), attention(l) and the
-// append of layer l+1, then a barrier. Partials are double-buffered by layer parity, so
-// merge(l-1) and attention(l) never share memory; append(l+1) lands before attention(l+1).
+// append of layer l+1 (one worker; ~8 KB), then a barrier. Partials are double-buffered by
+// phase parity, so merge(l-1) and attention(l) never share memory; append(l+1) lands before
+// attention(l+1). Across steps the pipeline continues (layer 0 of step s+1 is appended in the
+// last phase of step s). The append rewrites position context-1 every step (steady state), and
+// attention covers [0, context), the new token included.
+// Modes: attention alone (same schedule without appends); append alone (layer l appended by
+// worker l mod threads, no barriers inside the run).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -42,8 +47,9 @@ class ParallelDecode {
   ParallelDecode& operator=(const ParallelDecode&) = delete;
 
   // First touch + fill: each worker writes deterministic pseudo-random values (a function of
-  // the element index and `seed`, so independent of who writes) into the rows it will read;
-  // worker 0 fills the rest. Also fills queries and new-token K/V.
+  // the row and `seed`, so independent of who writes) into the rows [0, context) it will read,
+  // encoded to the cache dtype. Positions >= context are left untouched. Also fills queries
+  // and the new-token K/V.
   void place_and_fill(std::uint64_t seed);
 
   // Runs `steps` units of `mode` in one dispatch. Attaches counters' start/stop if given.
