@@ -45,4 +45,23 @@ fs::path preset_path(const std::string& name) {
   throw UsageError(message);
 }
 
+fs::path sweep_path(const std::string& name_or_path) {
+  std::error_code ec;
+  if (fs::is_regular_file(name_or_path, ec)) return name_or_path;
+  const fs::path sweeps = models_dir().parent_path() / "sweeps";
+  const fs::path path = sweeps / (name_or_path + ".ini");
+  if (fs::is_regular_file(path, ec)) return path;
+  std::string message = "config file '" + name_or_path + "' does not exist (nor does sweep " +
+                        path.string() + "; known sweeps:";
+  if (fs::is_directory(sweeps, ec)) {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(sweeps)) {
+      if (entry.path().extension() == ".ini") names.push_back(entry.path().stem().string());
+    }
+    std::sort(names.begin(), names.end());
+    for (const std::string& n : names) message += " " + n;
+  }
+  throw UsageError(message + ")");
+}
+
 }  // namespace kvb

@@ -53,7 +53,7 @@ void parse_layered(const std::vector<std::string>& args, const po::options_descr
     throw UsageError(e.what());
   }
   if (desc.find_nothrow("config", false) != nullptr && vm->count("config")) {
-    store_config_file((*vm)["config"].as<std::string>(), desc, vm);
+    store_config_file(sweep_path((*vm)["config"].as<std::string>()).string(), desc, vm);
   }
   std::string preset = model;
   if (preset.empty() && vm->count("model")) preset = (*vm)["model"].as<std::string>();

@@ -152,7 +152,11 @@ std::vector<std::int64_t> auto_contexts(std::int64_t per_token_bytes, const Mach
 SweepPlan expand_sweep(const SweepSpec& spec, const MachineFacts& machine) {
   for (const std::string& pin : spec.pins) pin_pu_count(pin);  // malformed pins are an error
   std::vector<int> threads;
-  for (const std::string& item : spec.threads) threads.push_back(resolve_threads(item, machine));
+  for (const std::string& item : spec.threads) {
+    const int t = resolve_threads(item, machine);
+    // "all" may repeat an explicit count; run it once.
+    if (std::find(threads.begin(), threads.end(), t) == threads.end()) threads.push_back(t);
+  }
   if (spec.layers.empty() || spec.q_heads.empty() || spec.kv_heads.empty() ||
       spec.head_dim.empty() || (spec.context.empty() && !spec.context_auto)) {
     throw UsageError("incomplete shape: give --model or all of --layers, --q-heads, --kv-heads, "
