@@ -333,6 +333,19 @@ int run_main(const std::vector<std::string>& raw_args) {
     return 0;
   }
   const RunSettings settings = run_settings_from(vm, gb_flags);
+  // Google Benchmark parses its own flags now, so a bad one fails before anything runs. It
+  // keeps argv[0], hence the static storage.
+  static std::vector<std::string> gb_args;
+  gb_args = {"kvbench"};
+  gb_args.insert(gb_args.end(), settings.benchmark_flags.begin(), settings.benchmark_flags.end());
+  static std::vector<char*> gb_argv;
+  gb_argv.clear();
+  for (std::string& a : gb_args) gb_argv.push_back(a.data());
+  int gb_argc = static_cast<int>(gb_argv.size());
+  benchmark::Initialize(&gb_argc, gb_argv.data());
+  if (gb_argc > 1) {
+    throw UsageError(std::string("unknown Google Benchmark flag '") + gb_argv[1] + "'");
+  }
   const SweepSpec spec = sweep_spec_from(vm);
   const Placement placement = [&] {
     try {
@@ -477,15 +490,6 @@ int run_main(const std::vector<std::string>& raw_args) {
   }
   state.progress = std::make_unique<Progress>(static_cast<int>(state.entries.size()));
 
-  std::vector<std::string> gb_args = {"kvbench"};
-  gb_args.insert(gb_args.end(), settings.benchmark_flags.begin(), settings.benchmark_flags.end());
-  std::vector<char*> gb_argv;
-  for (std::string& a : gb_args) gb_argv.push_back(a.data());
-  int gb_argc = static_cast<int>(gb_argv.size());
-  benchmark::Initialize(&gb_argc, gb_argv.data());
-  if (gb_argc > 1) {
-    throw UsageError(std::string("unknown Google Benchmark flag '") + gb_argv[1] + "'");
-  }
   benchmark::ConsoleReporter console;
   ForwardingReporter reporter(&console, [&](const benchmark::BenchmarkReporter::Run& run) {
     state.write_row(run);
