@@ -1,0 +1,59 @@
+// kvbench ceilings: read/write/non-temporal-write/copy bandwidth at every cache level and
+// peak FMA, for one thread count and pinning, printed as a table (kvbench run writes them to
+// the CSV as ceiling_* rows).
+#include <cstdio>
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "benchmarks/commands.h"
+#include "benchmarks/option_parser.h"
+#include "benchmarks/usage_error.h"
+#include "benchmarks/value_list.h"
+#include "harness/ceilings.h"
+#include "harness/error.h"
+#include "harness/pin_policy.h"
+#include "harness/thread_pool.h"
+#include "harness/topology.h"
+
+namespace kvb {
+namespace po = boost::program_options;
+
+int ceilings_main(const std::vector<std::string>& args) {
+  po::options_description desc("kvbench ceilings: measured hardware ceilings\n\n"
+                               "Usage: kvbench ceilings [--threads N|all] [--pin P]");
+  desc.add_options()
+      ("help,h", "this help")
+      ("threads", po::value<std::string>()->default_value("all"), "worker threads, or all")
+      ("pin", po::value<std::string>()->default_value("compact"), "compact, scatter, none, pus:a+b")
+      ("placement", po::value<std::string>()->default_value("first_touch"),
+       "first_touch, bind:<node>, interleave")
+      ("min-time", po::value<double>()->default_value(0.2), "seconds per repetition");
+  po::variables_map vm;
+  parse_layered(args, desc, &vm, "custom");
+  if (vm.count("help")) {
+    std::cout << desc << "\n";
+    return 0;
+  }
+  const auto topo = Topology::discover();
+  const std::string threads_text = vm["threads"].as<std::string>();
+  const int threads = threads_text == "all" ? topo->pu_count()
+                                            : static_cast<int>(parse_positive(threads_text, "threads"));
+  CeilingOptions opt;
+  opt.min_seconds = vm["min-time"].as<double>();
+  try {
+    opt.placement = parse_placement(vm["placement"].as<std::string>());
+    ThreadPool pool(*topo, threads, parse_pin_policy(vm["pin"].as<std::string>()));
+    std::printf("%-18s %6s %14s %10s %10s\n", "ceiling", "level", "bytes", "GB/s", "GFLOP/s");
+    for (const CeilingResult& r : measure_all_ceilings(pool, *topo, opt)) {
+      std::printf("%-18s %6s %14lld %10.2f %10.2f\n", ceiling_benchmark_name(r.kind),
+                  r.level.c_str(), static_cast<long long>(r.working_set_bytes), r.gbps, r.gflops);
+    }
+    std::printf("threads %d, PUs %s\n", threads, pool.pu_list().c_str());
+  } catch (const HarnessError& e) {
+    throw UsageError(e.what());
+  }
+  return 0;
+}
+
+}  // namespace kvb

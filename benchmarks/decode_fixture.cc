@@ -1,0 +1,196 @@
+#include "benchmarks/decode_fixture.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "harness/error.h"
+#include "harness/pin_policy.h"
+#include "harness/topology.h"
+#include "kernels/attention.h"
+#include "kernels/codecs.h"
+
+namespace kvb {
+namespace {
+
+// Relative error the fp32 fast kernel may show against the double reference; real indexing
+// or decoding bugs give errors of order 1.
+constexpr double kAttentionTolerance = 1e-3;
+
+// Decodes element `dim` of a cache row the way the reference does.
+double decode_element(const CacheView& cache, std::int32_t layer, KV kv, std::int32_t head,
+                      std::int64_t pos, std::int32_t dim) {
+  const CacheGeometry& g = *cache.geometry;
+  const auto* base = static_cast<const unsigned char*>(cache.data) +
+                     g.byte_offset(layer, kv, head, pos, dim);
+  switch (g.shape().dtype) {
+    case DType::kF32: { float f; std::memcpy(&f, base, 4); return f; }
+    case DType::kF16: { std::uint16_t h; std::memcpy(&h, base, 2); return f16_to_f32(h); }
+    case DType::kBF16: { std::uint16_t b; std::memcpy(&b, base, 2); return bf16_to_f32(b); }
+    case DType::kI8: {
+      const float scale = cache.scales[g.scale_index(layer, kv, head, pos)];
+      return static_cast<double>(static_cast<std::int8_t>(*base)) * scale;
+    }
+  }
+  return 0;
+}
+
+// Largest encoding error the dtype allows for a value of magnitude |x| in a row of max |m|.
+double encode_tolerance(DType t, double x, double row_max) {
+  switch (t) {
+    case DType::kF32: return 0;
+    case DType::kF16: return std::fabs(x) * 0x1p-11 + 0x1p-25;
+    case DType::kBF16: return std::fabs(x) * 0x1p-8;
+    case DType::kI8: return row_max / 127.0 * 0.5 * (1 + 1e-5) + 1e-30;
+  }
+  return 0;
+}
+
+}  // namespace
+
+DecodeFixture::DecodeFixture(const Topology& topo, const DecodeConfig& config,
+                             const Placement& placement, std::int64_t llc_bytes,
+                             const std::vector<std::string>& counter_events, int validate_layers)
+    : config_(config) {
+  pool_ = std::make_unique<ThreadPool>(topo, config.threads, parse_pin_policy(config.pin));
+  pu_list_ = pool_->pu_list();
+  if (const Status st = CacheGeometry::create(config.cache_shape(), &geometry_); !ok(st)) {
+    throw HarnessError(std::string("cannot build cache geometry: ") + status_message(st));
+  }
+  const std::int64_t data_bytes = (geometry_.data_bytes() + 63) / 64 * 64;
+  cache_buffer_ = Buffer(topo, static_cast<std::size_t>(data_bytes + geometry_.scale_bytes()),
+                         placement);
+  CacheView view;
+  view.geometry = &geometry_;
+  view.data = cache_buffer_.data();
+  view.scales = geometry_.scale_bytes() > 0
+                    ? reinterpret_cast<float*>(static_cast<char*>(cache_buffer_.data()) + data_bytes)
+                    : nullptr;
+  decode_ = std::make_unique<ParallelDecode>(*pool_, view, config.attended());
+  decode_->place_and_fill(0x6b7662656e6368ULL);
+  if (config.cache_state == CacheState::kCold) {
+    flush_buffer_ = Buffer(topo, static_cast<std::size_t>(2 * std::max<std::int64_t>(llc_bytes, 1 << 20)),
+                           placement);
+    std::memset(flush_buffer_.data(), 1, flush_buffer_.size());
+  }
+  if (config.cache_state == CacheState::kWeights) {
+    weight_buffer_ = Buffer(topo, static_cast<std::size_t>(config.shape.layers *
+                                                           config.weight_bytes_per_layer()),
+                            placement);
+    std::memset(weight_buffer_.data(), 1, weight_buffer_.size());
+  }
+  counters_ = std::make_unique<CounterSet>(counter_events, config.threads);
+  pool_->run([&](int w) { counters_->attach(w); });
+  validate(validate_layers);
+}
+
+DecodeFixture::~DecodeFixture() {
+  if (pool_ && counters_) pool_->run([&](int w) { counters_->detach(w); });
+}
+
+std::string DecodeFixture::thp() const { return thp_state_name(cache_buffer_.thp()); }
+
+const std::vector<unsigned>& DecodeFixture::pus() const { return pool_->bound_pus(); }
+
+void DecodeFixture::stream(const Buffer& buffer) {
+  // Every worker reads its share one cache line at a time: the lines land in the caches and
+  // push the KV cache out, as the weight GEMVs / other work of real decode do.
+  const auto* data = static_cast<const std::uint64_t*>(buffer.data());
+  const std::size_t words = buffer.size() / sizeof(std::uint64_t);
+  const int workers = pool_->size();
+  std::vector<std::uint64_t> sums(static_cast<std::size_t>(workers) * 8, 0);
+  pool_->run([&](int w) {
+    const std::size_t begin = words * static_cast<std::size_t>(w) / static_cast<std::size_t>(workers);
+    const std::size_t end = words * static_cast<std::size_t>(w + 1) / static_cast<std::size_t>(workers);
+    std::uint64_t sum = 0;
+    for (std::size_t i = begin; i < end; i += 8) sum += data[i];
+    sums[static_cast<std::size_t>(w) * 8] = sum;
+  });
+  std::uint64_t total = 0;
+  for (std::uint64_t s : sums) total += s;
+  sink_ = sink_ + total;
+}
+
+void DecodeFixture::prepare_step() {
+  if (config_.cache_state == CacheState::kCold) stream(flush_buffer_);
+  if (config_.cache_state == CacheState::kWeights) stream(weight_buffer_);
+}
+
+void DecodeFixture::validate(int validate_layers) {
+  decode_->run(ParallelDecode::Mode::kStep, 1);
+  const CacheShape& shape = geometry_.shape();
+  const std::int64_t context = decode_->context();
+  // First, last and evenly spaced layers in between.
+  std::vector<std::int32_t> layers;
+  const int n = std::min<int>(validate_layers, shape.layers);
+  for (int i = 0; i < n; ++i) {
+    layers.push_back(n == 1 ? 0 : static_cast<std::int32_t>(
+                                      static_cast<std::int64_t>(i) * (shape.layers - 1) / (n - 1)));
+  }
+  layers.erase(std::unique(layers.begin(), layers.end()), layers.end());
+
+  CacheView view;
+  view.geometry = &geometry_;
+  view.data = cache_buffer_.data();
+  view.scales = geometry_.scale_bytes() > 0
+                    ? reinterpret_cast<float*>(static_cast<char*>(cache_buffer_.data()) +
+                                               (geometry_.data_bytes() + 63) / 64 * 64)
+                    : nullptr;
+  const std::size_t outputs = static_cast<std::size_t>(shape.q_heads) * shape.head_dim;
+  std::vector<double> reference(outputs);
+  std::vector<double> workspace(static_cast<std::size_t>(context));
+  validation_ = {true, 0, ""};
+  for (std::int32_t layer : layers) {
+    const Status st = decode_attention_reference(view, layer, context, decode_->query(layer),
+                                                 1.0 / std::sqrt(static_cast<double>(shape.head_dim)),
+                                                 reference.data(), workspace.data());
+    if (!ok(st)) throw HarnessError(std::string("reference attention: ") + status_message(st));
+    const float* fast = decode_->output(layer);
+    double max_ref = 0, max_err = 0;
+    for (std::size_t i = 0; i < outputs; ++i) {
+      max_ref = std::max(max_ref, std::fabs(reference[i]));
+      max_err = std::max(max_err, std::fabs(static_cast<double>(fast[i]) - reference[i]));
+    }
+    const double rel = max_ref > 0 ? max_err / max_ref : max_err;
+    validation_.max_rel_err = std::max(validation_.max_rel_err, rel);
+    if (!(rel <= kAttentionTolerance)) {
+      validation_.valid = false;
+      validation_.detail = "attention of layer " + std::to_string(layer) +
+                           " differs from the double reference by " + std::to_string(rel);
+    }
+    // The appended token must decode back to what was appended.
+    const std::int64_t pos = decode_->append_position();
+    for (std::int32_t h = 0; h < shape.kv_heads; ++h) {
+      for (KV kv : {KV::kKey, KV::kValue}) {
+        const float* src = (kv == KV::kKey ? decode_->new_key() : decode_->new_value()) +
+                           static_cast<std::size_t>(h) * shape.head_dim;
+        double row_max = 0;
+        for (std::int32_t d = 0; d < shape.head_dim; ++d) row_max = std::max(row_max, std::fabs(double{src[d]}));
+        for (std::int32_t d = 0; d < shape.head_dim; ++d) {
+          const double got = decode_element(view, layer, kv, h, pos, d);
+          if (!(std::fabs(got - src[d]) <= encode_tolerance(shape.dtype, src[d], row_max))) {
+            validation_.valid = false;
+            validation_.detail = "appended row (layer " + std::to_string(layer) + ", head " +
+                                 std::to_string(h) + ", position " + std::to_string(pos) +
+                                 ") does not decode to the appended values";
+            break;
+          }
+        }
+      }
+    }
+  }
+}
+
+const std::vector<CounterReading>& DecodeFixture::counter_readings(ParallelDecode::Mode mode) {
+  auto it = readings_.find(mode);
+  if (it == readings_.end()) {
+    constexpr std::int64_t kSteps = 3;
+    counters_->reset();
+    decode_->run(mode, kSteps, counters_.get());
+    it = readings_.emplace(mode, counters_->readings(kSteps)).first;
+  }
+  return it->second;
+}
+
+}  // namespace kvb

@@ -1,0 +1,70 @@
+// Everything one decode configuration needs while it is benchmarked: the pinned pool, the
+// cache buffer, the parallel executor, the cache-state buffers (LLC flush, layer weights), the
+// in-run validation against the double reference, and the counter readings.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "benchmarks/sweep.h"
+#include "harness/counters.h"
+#include "harness/memory.h"
+#include "harness/parallel_decode.h"
+#include "harness/thread_pool.h"
+#include "kernels/cache_geometry.h"
+
+namespace kvb {
+
+class Topology;
+
+struct Validation {
+  bool valid = false;
+  double max_rel_err = 0;  // attention output vs reference, relative to max |reference|
+  std::string detail;      // what failed, empty when valid
+};
+
+class DecodeFixture {
+ public:
+  // Allocates and fills the cache (first touch by the workers that read it), then validates
+  // one step. Throws HarnessError/UsageError when the configuration cannot be set up.
+  DecodeFixture(const Topology& topo, const DecodeConfig& config, const Placement& placement,
+                std::int64_t llc_bytes, const std::vector<std::string>& counter_events,
+                int validate_layers);
+  ~DecodeFixture();
+  DecodeFixture(const DecodeFixture&) = delete;
+  DecodeFixture& operator=(const DecodeFixture&) = delete;
+
+  // Untimed work before each timed step: LLC flush (cold) or weight streaming (weights).
+  void prepare_step();
+  // One timed unit of `mode`.
+  void run(ParallelDecode::Mode mode) { decode_->run(mode, 1); }
+
+  Cost cost(ParallelDecode::Mode mode) const { return decode_->cost(mode); }
+  const Validation& validation() const noexcept { return validation_; }
+  const std::string& pu_list() const noexcept { return pu_list_; }
+  std::string thp() const;
+  const std::vector<unsigned>& pus() const;
+  // Counter readings per unit of `mode`, measured once (untimed) on first request.
+  const std::vector<CounterReading>& counter_readings(ParallelDecode::Mode mode);
+
+ private:
+  void validate(int validate_layers);
+  void stream(const Buffer& buffer);
+
+  DecodeConfig config_;
+  std::unique_ptr<ThreadPool> pool_;
+  CacheGeometry geometry_;
+  Buffer cache_buffer_;
+  Buffer flush_buffer_;    // cold: >= 2x LLC
+  Buffer weight_buffer_;   // weights: layers x per-layer weight bytes
+  std::unique_ptr<ParallelDecode> decode_;
+  std::unique_ptr<CounterSet> counters_;
+  std::map<ParallelDecode::Mode, std::vector<CounterReading>> readings_;
+  Validation validation_;
+  std::string pu_list_;
+  volatile std::uint64_t sink_ = 0;
+};
+
+}  // namespace kvb

@@ -1,0 +1,65 @@
+#include "benchmarks/existing_results.h"
+
+#include <exception>
+#include <vector>
+
+#include <libfccp/csv.h>
+
+#include "benchmarks/result_rows.h"
+#include "benchmarks/usage_error.h"
+
+namespace kvb {
+
+ExistingResults read_existing_results(const std::string& path, int repetitions, bool need_fma) {
+  ExistingResults out;
+  std::map<std::string, int> repetition_rows;
+  std::set<std::string> has_cv, has_read, has_fma;
+  try {
+    io::CSVReader<20> in(path);
+    in.read_header(io::ignore_extra_column, "schema_version", "benchmark", "model", "layout",
+                   "dtype", "layers", "q_heads", "kv_heads", "head_dim", "context", "window",
+                   "batch", "threads", "pin", "cache_state", "ws_level", "aggregate", "gbps",
+                   "valid", "repetition");
+    std::string schema, benchmark, model, layout, dtype, layers, q_heads, kv_heads, head_dim,
+        context, window, batch, threads, pin, cache_state, ws_level, aggregate, gbps, valid,
+        repetition;
+    while (in.read_row(schema, benchmark, model, layout, dtype, layers, q_heads, kv_heads,
+                       head_dim, context, window, batch, threads, pin, cache_state, ws_level,
+                       aggregate, gbps, valid, repetition)) {
+      if (schema != "1") {
+        throw UsageError("results file '" + path + "' has schema_version '" + schema +
+                         "', this kvbench writes 1");
+      }
+      if (benchmark.rfind("ceiling_", 0) == 0) {
+        const std::string group = threads + "|" + pin;
+        if (benchmark == "ceiling_read" && !gbps.empty()) {
+          out.read_ceiling[group + "|" + ws_level] = std::stod(gbps);
+          has_read.insert(group);
+        }
+        if (benchmark == "ceiling_fma") has_fma.insert(group);
+        continue;
+      }
+      const CsvRow row = {{"benchmark", benchmark}, {"model", model}, {"layout", layout},
+                          {"dtype", dtype}, {"layers", layers}, {"q_heads", q_heads},
+                          {"kv_heads", kv_heads}, {"head_dim", head_dim}, {"context", context},
+                          {"window", window}, {"batch", batch}, {"threads", threads},
+                          {"pin", pin}, {"cache_state", cache_state}};
+      const std::string key = config_key(row);
+      if (aggregate == "none") ++repetition_rows[key];
+      if (aggregate == "cv") has_cv.insert(key);
+    }
+  } catch (const UsageError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw UsageError("cannot resume from '" + path + "': " + e.what());
+  }
+  for (const auto& [key, count] : repetition_rows) {
+    if (count >= repetitions && (repetitions == 1 || has_cv.count(key))) out.complete.insert(key);
+  }
+  for (const std::string& group : has_read) {
+    if (!need_fma || has_fma.count(group)) out.ceiling_groups.insert(group);
+  }
+  return out;
+}
+
+}  // namespace kvb

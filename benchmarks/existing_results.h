@@ -1,0 +1,23 @@
+// What an existing results CSV already holds, for --resume: configurations whose rows are
+// complete, and the read ceilings measured by the run that wrote them.
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+
+namespace kvb {
+
+struct ExistingResults {
+  std::set<std::string> complete;              // config_key() of complete configurations
+  std::set<std::string> ceiling_groups;        // ceiling_group_key() with a complete ceiling set
+  std::map<std::string, double> read_ceiling;  // "threads|pin|level" -> GB/s
+};
+
+// Reads `path` (columns by name). A configuration is complete when it has `repetitions`
+// repetition rows and, for repetitions > 1, its cv aggregate (the last row written for it).
+// A ceiling group is complete when its ceiling_read rows exist and, if `need_fma`, its
+// ceiling_fma row (written last). Throws UsageError for an unreadable or malformed file, or one
+// of an unknown schema_version.
+ExistingResults read_existing_results(const std::string& path, int repetitions, bool need_fma);
+
+}  // namespace kvb

@@ -1,0 +1,516 @@
+// kvbench run: expand and validate the sweep, measure the ceilings, then run every
+// configuration through Google Benchmark, writing one CSV row per repetition and aggregate.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+
+#include <benchmark/benchmark.h>
+#include <boost/program_options.hpp>
+
+#include "benchmarks/commands.h"
+#include "benchmarks/decode_fixture.h"
+#include "benchmarks/existing_results.h"
+#include "benchmarks/forwarding_reporter.h"
+#include "benchmarks/machine_probe.h"
+#include "benchmarks/option_parser.h"
+#include "benchmarks/progress.h"
+#include "benchmarks/result_rows.h"
+#include "benchmarks/run_options.h"
+#include "benchmarks/shape_options.h"
+#include "benchmarks/usage_error.h"
+#include "harness/ceilings.h"
+#include "harness/counters.h"
+#include "harness/csv_writer.h"
+#include "harness/error.h"
+#include "harness/metadata.h"
+#include "harness/pin_policy.h"
+#include "harness/thread_pool.h"
+#include "harness/topology.h"
+
+namespace kvb {
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace {
+
+ParallelDecode::Mode mode_of(Family f) {
+  switch (f) {
+    case Family::kDecodeStep: return ParallelDecode::Mode::kStep;
+    case Family::kAttention: return ParallelDecode::Mode::kAttention;
+    case Family::kAppend: return ParallelDecode::Mode::kAppend;
+  }
+  return ParallelDecode::Mode::kStep;
+}
+
+bool decode_type(Family f) { return f != Family::kAppend; }
+
+void append_counters(CsvRow* row, const std::vector<CounterReading>& readings) {
+  for (const CounterReading& r : readings) {
+    row->emplace_back("c:" + r.event, r.value ? csv_number(*r.value) : "");
+    row->emplace_back("c:" + r.event + ":status", counter_status_name(r.status));
+  }
+}
+
+// One registered benchmark: which configuration and family it measures.
+struct Entry {
+  std::size_t config = 0;
+  Family family = Family::kDecodeStep;
+};
+
+// Shared state of a run: the fixture of the configuration being measured (one at a time, so
+// memory holds one cache), results for the summary, failures.
+struct RunState {
+  const Topology* topo = nullptr;
+  const RunSettings* settings = nullptr;
+  const RunMetadata* meta = nullptr;
+  std::vector<DecodeConfig> configs;
+  std::vector<Entry> entries;
+  std::map<std::string, std::size_t> entry_by_name;
+  std::vector<std::string> counter_events;
+  std::map<std::string, double> read_ceiling;  // threads|pin|level
+  Placement placement;
+  CsvWriter* writer = nullptr;
+  std::unique_ptr<Progress> progress;
+
+  std::optional<std::size_t> fixture_config;
+  std::unique_ptr<DecodeFixture> fixture;
+  std::string fixture_error;
+  int started = 0;
+  std::set<std::size_t> entries_started;
+
+  int invalid = 0, errors = 0;
+  struct Summary {
+    std::string label;
+    double gbps = 0;
+    std::optional<double> pct;
+    bool valid = false;
+  };
+  std::map<std::size_t, Summary> summary;  // by entry
+
+  DecodeFixture* fixture_for(std::size_t entry_index) {
+    const Entry& e = entries[entry_index];
+    if (entries_started.insert(entry_index).second) {
+      progress->start_item(started++, std::string(family_name(e.family)) + " " +
+                                          configs[e.config].label());
+    }
+    if (fixture_config != e.config) {
+      fixture.reset();
+      fixture_error.clear();
+      fixture_config = e.config;
+      try {
+        fixture = std::make_unique<DecodeFixture>(*topo, configs[e.config], placement,
+                                                  meta->llc_bytes, counter_events,
+                                                  settings->validate_layers);
+        if (!fixture->validation().valid) {
+          std::fprintf(stderr, "kvbench: VALIDATION FAILED for %s: %s\n",
+                       configs[e.config].label().c_str(), fixture->validation().detail.c_str());
+        }
+      } catch (const std::exception& ex) {
+        fixture.reset();
+        fixture_error = ex.what();
+      }
+    }
+    return fixture.get();
+  }
+
+  void write_row(const benchmark::BenchmarkReporter::Run& run) {
+    const auto it = entry_by_name.find(run.run_name.function_name);
+    if (it == entry_by_name.end()) return;
+    const std::size_t index = it->second;
+    const Entry& e = entries[index];
+    const DecodeConfig& c = configs[e.config];
+    if (run.error_occurred) {
+      ++errors;
+      std::fprintf(stderr, "kvbench: %s failed: %s\n", run.run_name.function_name.c_str(),
+                   run.error_message.c_str());
+      return;
+    }
+    if (!fixture || fixture_config != e.config) return;  // cannot happen: reported right after
+    const auto counter = [&](const char* name) {
+      const auto c_it = run.counters.find(name);
+      return c_it == run.counters.end() ? 0.0 : c_it->second.value;
+    };
+    Measurement m;
+    if (run.run_type == benchmark::BenchmarkReporter::Run::RT_Aggregate) {
+      m.aggregate = run.aggregate_name;
+      m.repetition = -1;
+      m.ns_per_step = run.aggregate_unit == benchmark::kPercentage ? run.real_accumulated_time
+                                                                   : run.GetAdjustedRealTime();
+    } else {
+      m.repetition = run.repetition_index;
+      m.ns_per_step = run.GetAdjustedRealTime();
+    }
+    m.iterations = run.iterations;
+    m.gbps = counter("gbps");
+    m.gflops = counter("gflops");
+    if (decode_type(e.family)) m.tokens_per_s = counter("tokens_per_s");
+
+    const ParallelDecode::Mode mode = mode_of(e.family);
+    const Cost cost = fixture->cost(mode);
+    const std::int64_t ws = decode_type(e.family) ? c.kv_bytes()
+                                                  : cost.bytes_read + cost.bytes_written;
+    const std::vector<unsigned>& pus = fixture->pus();
+    const std::string level = ws_level_for(ws, topo->cache_bytes_for(1, pus),
+                                           topo->cache_bytes_for(2, pus), topo->llc_bytes_for(pus));
+    std::optional<double> ceiling;
+    if (const auto c_it = read_ceiling.find(ceiling_group_key(c.threads, c.pin) + "|" + level);
+        c_it != read_ceiling.end()) {
+      ceiling = c_it->second;
+    }
+    const Validation& v = fixture->validation();
+
+    CsvRow row = metadata_columns(*meta);
+    for (auto& cell : config_columns(c, e.family)) row.push_back(std::move(cell));
+    row.emplace_back("pu_list", fixture->pu_list());
+    row.emplace_back("placement", placement_name(placement));
+    row.emplace_back("thp", fixture->thp());
+    row.emplace_back("ws_level", level);
+    for (auto& cell : measurement_columns(m, cost, ws, meta->llc_bytes, ceiling)) {
+      row.push_back(std::move(cell));
+    }
+    row.emplace_back("valid", v.valid ? "1" : "0");
+    row.emplace_back("max_rel_err", csv_number(v.max_rel_err));
+    append_counters(&row, fixture->counter_readings(mode));
+    writer->write(row);
+
+    if (m.aggregate == "median" || (m.aggregate == "none" && !summary.count(index))) {
+      Summary& s = summary[index];
+      s.label = std::string(family_name(e.family)) + " " + c.label() + " [" + level + "]";
+      s.gbps = m.gbps;
+      s.pct = ceiling ? std::optional<double>(100.0 * m.gbps / *ceiling) : std::nullopt;
+      s.valid = v.valid;
+    }
+    if (m.aggregate == "none" && m.repetition == 0 && !v.valid) ++invalid;
+  }
+};
+
+void benchmark_body(RunState* state, std::size_t entry_index, benchmark::State& st) {
+  DecodeFixture* f = state->fixture_for(entry_index);
+  if (f == nullptr) {
+    st.SkipWithError(state->fixture_error.c_str());
+    for (auto _ : st) {
+    }
+    return;
+  }
+  const ParallelDecode::Mode mode = mode_of(state->entries[entry_index].family);
+  double seconds = 0;
+  for (auto _ : st) {
+    f->prepare_step();  // untimed: manual time covers the step alone
+    const auto t0 = std::chrono::steady_clock::now();
+    f->run(mode);
+    const auto t1 = std::chrono::steady_clock::now();
+    const double s = std::chrono::duration<double>(t1 - t0).count();
+    st.SetIterationTime(s);
+    seconds += s;
+  }
+  const Cost cost = f->cost(mode);
+  const double steps = static_cast<double>(st.iterations());
+  if (seconds > 0) {
+    st.counters["gbps"] =
+        static_cast<double>(cost.bytes_read + cost.bytes_written) * steps / seconds * 1e-9;
+    st.counters["gflops"] = static_cast<double>(cost.flops) * steps / seconds * 1e-9;
+    if (decode_type(state->entries[entry_index].family)) {
+      st.counters["tokens_per_s"] = steps / seconds;
+    }
+  }
+}
+
+std::string benchmark_name(const DecodeConfig& c, Family f) {
+  std::string name = std::string(family_name(f)) + "/" + c.shape.model + "/" + dtype_name(c.dtype) +
+                     "/" + layout_name(c.layout) + "/L:" + std::to_string(c.shape.layers) +
+                     "/qh:" + std::to_string(c.shape.q_heads) + "/kvh:" +
+                     std::to_string(c.shape.kv_heads) + "/d:" + std::to_string(c.shape.head_dim) +
+                     "/ctx:" + std::to_string(c.shape.context);
+  if (c.shape.window > 0) name += "/W:" + std::to_string(c.shape.window);
+  name += "/t:" + std::to_string(c.threads) + "/" + c.pin + "/" + cache_state_name(c.cache_state);
+  return name;
+}
+
+// Measures the ceilings of one (threads, pin) group and writes their rows.
+void measure_ceilings(const Topology& topo, int threads, const std::string& pin,
+                      const RunSettings& settings, const RunMetadata& meta,
+                      const Placement& placement, const std::vector<std::string>& events,
+                      CsvWriter* writer, std::map<std::string, double>* read_ceiling) {
+  ThreadPool pool(topo, threads, parse_pin_policy(pin));
+  CeilingOptions opt;
+  opt.placement = placement;
+  opt.min_seconds = 0.1;
+  opt.repetitions = 3;
+  const std::string pu_list = pool.pu_list();
+  std::vector<CeilingKind> kinds = {CeilingKind::kRead};
+  if (settings.ceilings == CeilingSet::kAll) {
+    kinds = {CeilingKind::kRead, CeilingKind::kWrite, CeilingKind::kWriteNT, CeilingKind::kCopy};
+  }
+  std::vector<CeilingResult> results;
+  for (const WorkingSet& ws : ceiling_working_sets(topo, pool.bound_pus(), threads)) {
+    for (CeilingKind kind : kinds) {
+      std::fprintf(stderr, "ceiling %s %s (%lld bytes, %d threads)\n",
+                   ceiling_benchmark_name(kind), ws.level.c_str(),
+                   static_cast<long long>(ws.bytes), threads);
+      results.push_back(measure_bandwidth(pool, topo, kind, ws, opt));
+    }
+  }
+  if (settings.ceilings == CeilingSet::kAll) results.push_back(measure_fma(pool, opt));
+  for (const CeilingResult& r : results) {
+    if (r.kind == CeilingKind::kRead) {
+      (*read_ceiling)[ceiling_group_key(threads, pin) + "|" + r.level] = r.gbps;
+    }
+  }
+  for (const CeilingResult& r : results) {
+    CsvRow row = metadata_columns(meta);
+    row.emplace_back("benchmark", ceiling_benchmark_name(r.kind));
+    row.emplace_back("batch", "1");
+    row.emplace_back("threads", std::to_string(threads));
+    row.emplace_back("pin", pin);
+    row.emplace_back("pu_list", pu_list);
+    row.emplace_back("placement", placement_name(placement));
+    row.emplace_back("thp", r.kind == CeilingKind::kFma ? "" : thp_state_name(r.thp));
+    row.emplace_back("ws_level", r.level);
+    Measurement m;
+    m.iterations = r.iterations;
+    m.ns_per_step = r.ns_per_sweep;
+    m.gbps = r.gbps;
+    m.gflops = r.gflops;
+    Cost cost;
+    cost.bytes_read = r.bytes_read;
+    cost.bytes_written = r.bytes_written;
+    cost.flops = r.flops;
+    std::optional<double> ceiling;
+    if (const auto it = read_ceiling->find(ceiling_group_key(threads, pin) + "|" + r.level);
+        it != read_ceiling->end()) {
+      ceiling = it->second;
+    }
+    for (auto& cell : measurement_columns(m, cost, r.working_set_bytes, meta.llc_bytes,
+                                          r.kind == CeilingKind::kFma ? std::nullopt : ceiling)) {
+      row.push_back(std::move(cell));
+    }
+    row.emplace_back("valid", "1");
+    // Counters are not read around ceilings: say so rather than leave a silent gap.
+    for (const std::string& e : events) {
+      row.emplace_back("c:" + e, "");
+      row.emplace_back("c:" + e + ":status", "unsupported");
+    }
+    writer->write(row);
+  }
+}
+
+std::string default_out_path(const RunMetadata& meta) { return "results/" + meta.run_id + ".csv"; }
+
+}  // namespace
+
+int run_main(const std::vector<std::string>& raw_args) {
+  std::vector<std::string> args, gb_flags;
+  split_benchmark_flags(raw_args, &args, &gb_flags);
+  const po::options_description desc = run_options();
+  bool has_source = false;
+  for (const std::string& a : args) {
+    for (const char* opt : {"--config", "--model", "--layers", "-h", "--help"}) {
+      if (a == opt || a.rfind(std::string(opt) + "=", 0) == 0) has_source = true;
+    }
+  }
+  if (!has_source) {
+    args.insert(args.begin(), {"--config", "default"});  // configs/sweeps/default.ini
+  }
+  po::variables_map vm;
+  parse_layered(args, desc, &vm);
+  if (vm.count("help")) {
+    std::cout << "kvbench run: decode KV-cache benchmarks over a sweep, results to CSV\n\n"
+                 "Usage: kvbench run [--config SWEEP|FILE] [--model NAME] [options] "
+                 "[--benchmark_* flags]\n"
+                 "Without --config/--model/--layers the default sweep runs "
+                 "(configs/sweeps/default.ini).\n"
+                 "The command line overrides the config file, which overrides the preset.\n"
+                 "Google Benchmark flags (--benchmark_filter, --benchmark_repetitions, "
+                 "--benchmark_out=FILE.json, ...) pass through.\n"
+              << desc << "\n";
+    return 0;
+  }
+  const RunSettings settings = run_settings_from(vm, gb_flags);
+  // Google Benchmark parses its own flags now, so a bad one fails before anything runs. It
+  // keeps argv[0], hence the static storage.
+  static std::vector<std::string> gb_args;
+  gb_args = {"kvbench"};
+  gb_args.insert(gb_args.end(), settings.benchmark_flags.begin(), settings.benchmark_flags.end());
+  static std::vector<char*> gb_argv;
+  gb_argv.clear();
+  for (std::string& a : gb_args) gb_argv.push_back(a.data());
+  int gb_argc = static_cast<int>(gb_argv.size());
+  benchmark::Initialize(&gb_argc, gb_argv.data());
+  if (gb_argc > 1) {
+    throw UsageError(std::string("unknown Google Benchmark flag '") + gb_argv[1] + "'");
+  }
+  const SweepSpec spec = sweep_spec_from(vm);
+  const Placement placement = [&] {
+    try {
+      return parse_placement(settings.placement);
+    } catch (const HarnessError& e) {
+      throw UsageError(std::string("bad value for --placement: ") + e.what());
+    }
+  }();
+
+  const auto topo = Topology::discover();
+  const MachineFacts machine = probe_machine(*topo);
+  SweepPlan plan = expand_sweep(spec, machine);
+  if (!plan.rejected.empty()) {
+    std::string list;
+    for (const RejectedConfig& r : plan.rejected) {
+      list += "\n  " + r.config.label() + ": " + r.reason;
+    }
+    if (!settings.skip_invalid) {
+      throw UsageError(std::to_string(plan.rejected.size()) +
+                       " invalid configuration(s) (use --skip-invalid to drop them):" + list);
+    }
+    std::fprintf(stderr, "kvbench: skipping %zu invalid configuration(s):%s\n",
+                 plan.rejected.size(), list.c_str());
+  }
+  if (plan.configs.empty()) throw UsageError("the sweep has no valid configuration");
+  check_memory(plan.configs, machine);
+
+  // PUs any configuration will use: the run-level llc_bytes/governor come from them.
+  std::set<unsigned> used;
+  std::vector<std::pair<int, std::string>> groups;
+  for (const DecodeConfig& c : plan.configs) {
+    const std::pair<int, std::string> g{c.threads, c.pin};
+    if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
+    try {
+      for (unsigned pu : choose_pus(*topo, c.threads, parse_pin_policy(c.pin))) used.insert(pu);
+    } catch (const HarnessError& e) {
+      throw UsageError(c.label() + ": " + e.what());
+    }
+  }
+  if (used.empty()) used.insert(topo->pus().begin(), topo->pus().end());
+  const RunMetadata meta = collect_metadata(*topo, {used.begin(), used.end()});
+
+  std::vector<std::string> events = settings.counters;
+  for (const std::string& e : sde_counter_names()) events.push_back(e);
+
+  const std::string out = settings.out.empty() ? default_out_path(meta) : settings.out;
+  std::error_code ec;
+  const bool exists = fs::exists(out, ec);
+  ExistingResults existing;
+  if (settings.resume && exists) {
+    existing = read_existing_results(out, settings.repetitions,
+                                     settings.ceilings == CeilingSet::kAll);
+  }
+  if (exists && !settings.force && !settings.append && !settings.resume) {
+    throw UsageError("output file '" + out +
+                     "' exists; kvbench never overwrites results: use --append or --resume to "
+                     "add to it, --force to replace it, or --out to choose another file");
+  }
+  if ((settings.append) && !exists) {
+    throw UsageError("--append: output file '" + out + "' does not exist");
+  }
+
+  // Benchmarks to run: every (configuration, family) not already complete in the file.
+  RunState state;
+  state.topo = topo.get();
+  state.settings = &settings;
+  state.meta = &meta;
+  state.configs = plan.configs;
+  state.counter_events = events;
+  state.placement = placement;
+  std::size_t skipped = 0;
+  for (std::size_t i = 0; i < state.configs.size(); ++i) {
+    for (Family f : settings.families) {
+      if (existing.complete.count(config_key(config_columns(state.configs[i], f)))) {
+        ++skipped;
+        continue;
+      }
+      state.entries.push_back({i, f});
+    }
+  }
+  if (skipped > 0) {
+    std::fprintf(stderr, "kvbench: resume: %zu configuration(s) already complete in %s\n",
+                 skipped, out.c_str());
+  }
+
+  if (settings.dry_run) {
+    std::printf("%zu benchmark(s) to run, %zu already complete, output %s\n",
+                state.entries.size(), skipped, out.c_str());
+    for (const Entry& e : state.entries) {
+      std::printf("  %s %s (%lld KV bytes)\n", family_name(e.family),
+                  state.configs[e.config].label().c_str(),
+                  static_cast<long long>(state.configs[e.config].kv_bytes()));
+    }
+    return 0;
+  }
+
+  if (settings.force && exists) fs::remove(out, ec);
+  if (const fs::path parent = fs::path(out).parent_path(); !parent.empty()) {
+    fs::create_directories(parent, ec);
+  }
+  CsvWriter writer(out, csv_columns(events),
+                   exists && !settings.force ? CsvWriter::Mode::kAppend : CsvWriter::Mode::kRefuse);
+  state.writer = &writer;
+
+  // Ceilings first, per (threads, pin) group, so every row can carry its ceiling.
+  std::set<std::pair<int, std::string>> needed;
+  for (const Entry& e : state.entries) {
+    needed.insert({state.configs[e.config].threads, state.configs[e.config].pin});
+  }
+  for (const auto& [threads, pin] : groups) {
+    if (!needed.count({threads, pin})) continue;
+    if (existing.ceiling_groups.count(ceiling_group_key(threads, pin))) {
+      for (const auto& [key, gbps] : existing.read_ceiling) {
+        if (key.rfind(ceiling_group_key(threads, pin) + "|", 0) == 0) state.read_ceiling[key] = gbps;
+      }
+      continue;
+    }
+    if (settings.ceilings != CeilingSet::kNone) {
+      measure_ceilings(*topo, threads, pin, settings, meta, placement, events, &writer,
+                       &state.read_ceiling);
+    }
+  }
+
+  // Register one Google Benchmark per (configuration, family); registration order is run
+  // order, so all families of one configuration share its fixture.
+  benchmark::ClearRegisteredBenchmarks();
+  bool user_reps = false, user_min_time = false;
+  for (const std::string& flag : settings.benchmark_flags) {
+    user_reps |= flag.rfind("--benchmark_repetitions", 0) == 0;
+    user_min_time |= flag.rfind("--benchmark_min_time", 0) == 0;
+  }
+  for (std::size_t i = 0; i < state.entries.size(); ++i) {
+    const Entry& e = state.entries[i];
+    const std::string name = benchmark_name(state.configs[e.config], e.family);
+    state.entry_by_name[name] = i;
+    RunState* sp = &state;
+    auto* b = benchmark::RegisterBenchmark(
+        name.c_str(), [sp, i](benchmark::State& st) { benchmark_body(sp, i, st); });
+    b->UseManualTime()->Unit(benchmark::kNanosecond);
+    if (!user_reps) b->Repetitions(settings.repetitions);
+    if (!user_min_time) b->MinTime(settings.min_time_s);
+  }
+  state.progress = std::make_unique<Progress>(static_cast<int>(state.entries.size()));
+
+  benchmark::ConsoleReporter console;
+  ForwardingReporter reporter(&console, [&](const benchmark::BenchmarkReporter::Run& run) {
+    state.write_row(run);
+  });
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  state.fixture.reset();
+
+  std::printf("\n%-90s %9s %8s %5s\n", "configuration", "GB/s", "%ceil", "valid");
+  for (const auto& [index, s] : state.summary) {
+    char pct[16] = "-";
+    if (s.pct) std::snprintf(pct, sizeof pct, "%.1f", *s.pct);
+    std::printf("%-90s %9.2f %8s %5d\n", s.label.c_str(), s.gbps, pct, s.valid ? 1 : 0);
+  }
+  std::printf("\nresults: %s (%d rows)\n", out.c_str(), writer.rows_written());
+  if (state.invalid > 0 || state.errors > 0) {
+    std::fprintf(stderr, "kvbench: %d configuration(s) failed validation, %d failed to run\n",
+                 state.invalid, state.errors);
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace kvb

@@ -1,0 +1,122 @@
+#include "benchmarks/run_options.h"
+
+#include "benchmarks/shape_options.h"
+#include "benchmarks/usage_error.h"
+#include "benchmarks/value_list.h"
+
+namespace kvb {
+namespace po = boost::program_options;
+
+const char* family_name(Family f) noexcept {
+  switch (f) {
+    case Family::kDecodeStep: return "decode_step";
+    case Family::kAttention: return "attention";
+    case Family::kAppend: return "append";
+  }
+  return "?";
+}
+
+po::options_description run_options() {
+  po::options_description sweep("Sweep (comma-separated lists)");
+  sweep.add_options()
+      ("threads", po::value<std::string>()->default_value("all"), "worker threads, or all")
+      ("pin", po::value<std::string>()->default_value("compact"),
+       "compact, scatter, none or pus:0+2+...")
+      ("cache-state", po::value<std::string>()->default_value("warm"),
+       "warm, cold (LLC flushed between steps), weights (layer weights streamed between steps)")
+      ("benchmarks", po::value<std::string>()->default_value("decode_step"),
+       "decode_step, attention, append")
+      ("ceilings", po::value<std::string>()->default_value("all"),
+       "all, read or none: hardware ceilings measured first");
+  po::options_description run("Run");
+  run.add_options()
+      ("help,h", "this help")
+      ("out,o", po::value<std::string>(), "CSV file (default results/<host>-<UTC time>.csv)")
+      ("force", po::value<bool>()->default_value(false)->implicit_value(true),
+       "replace an existing --out file")
+      ("append", po::value<bool>()->default_value(false)->implicit_value(true),
+       "add rows to an existing --out file (same columns)")
+      ("resume", po::value<bool>()->default_value(false)->implicit_value(true),
+       "append, skipping configurations already complete in --out")
+      ("skip-invalid", po::value<bool>()->default_value(false)->implicit_value(true),
+       "drop impossible combinations instead of refusing the sweep")
+      ("dry-run", po::value<bool>()->default_value(false)->implicit_value(true),
+       "validate and list the configurations, run nothing")
+      ("repetitions", po::value<std::string>()->default_value("3"), "repetitions per benchmark")
+      ("min-time", po::value<double>()->default_value(0.1), "minimum seconds per repetition")
+      ("placement", po::value<std::string>()->default_value("first_touch"),
+       "first_touch, bind:<node> or interleave")
+      ("counters", po::value<std::string>(), "PAPI events to read besides kvbench's SDE events")
+      ("validate-layers", po::value<std::string>()->default_value("3"),
+       "layers checked against the double reference per configuration");
+  po::options_description all;
+  all.add(run).add(shape_options()).add(sweep);
+  return all;
+}
+
+void split_benchmark_flags(const std::vector<std::string>& args, std::vector<std::string>* ours,
+                           std::vector<std::string>* benchmark_flags) {
+  for (const std::string& a : args) {
+    (a.rfind("--benchmark_", 0) == 0 ? benchmark_flags : ours)->push_back(a);
+  }
+}
+
+RunSettings run_settings_from(const po::variables_map& vm,
+                              std::vector<std::string> benchmark_flags) {
+  RunSettings s;
+  s.families.clear();
+  for (const std::string& name : split_list(vm["benchmarks"].as<std::string>(), "benchmarks")) {
+    bool found = false;
+    for (Family f : {Family::kDecodeStep, Family::kAttention, Family::kAppend}) {
+      if (name == family_name(f)) {
+        s.families.push_back(f);
+        found = true;
+      }
+    }
+    if (!found) {
+      throw UsageError("bad value '" + name +
+                       "' for --benchmarks: expected decode_step, attention or append");
+    }
+  }
+  const std::string ceilings = vm["ceilings"].as<std::string>();
+  if (ceilings == "all") {
+    s.ceilings = CeilingSet::kAll;
+  } else if (ceilings == "read") {
+    s.ceilings = CeilingSet::kRead;
+  } else if (ceilings == "none") {
+    s.ceilings = CeilingSet::kNone;
+  } else {
+    throw UsageError("bad value '" + ceilings + "' for --ceilings: expected all, read or none");
+  }
+  s.repetitions = static_cast<int>(parse_positive(vm["repetitions"].as<std::string>(), "repetitions"));
+  s.min_time_s = vm["min-time"].as<double>();
+  if (!(s.min_time_s > 0)) throw UsageError("bad value for --min-time: expected seconds > 0");
+  if (vm.count("out")) s.out = vm["out"].as<std::string>();
+  s.force = vm["force"].as<bool>();
+  s.append = vm["append"].as<bool>();
+  s.resume = vm["resume"].as<bool>();
+  s.skip_invalid = vm["skip-invalid"].as<bool>();
+  s.dry_run = vm["dry-run"].as<bool>();
+  if (s.force + s.append + s.resume > 1) {
+    throw UsageError("--force, --append and --resume exclude each other");
+  }
+  if ((s.append || s.resume) && s.out.empty()) {
+    throw UsageError("--append and --resume need --out naming the existing file");
+  }
+  s.placement = vm["placement"].as<std::string>();
+  if (vm.count("counters")) s.counters = split_list(vm["counters"].as<std::string>(), "counters");
+  s.validate_layers =
+      static_cast<int>(parse_positive(vm["validate-layers"].as<std::string>(), "validate-layers"));
+  s.benchmark_flags = std::move(benchmark_flags);
+  // --benchmark_repetitions given explicitly wins over --repetitions (Google Benchmark's flag).
+  for (const std::string& flag : s.benchmark_flags) {
+    const std::string prefix = "--benchmark_repetitions=";
+    if (flag.rfind(prefix, 0) == 0) {
+      s.repetitions = static_cast<int>(parse_positive(flag.substr(prefix.size()),
+                                                      "benchmark_repetitions"));
+    }
+  }
+  return s;
+}
+
+}  // namespace kvb

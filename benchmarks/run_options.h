@@ -1,0 +1,43 @@
+// Options of `kvbench run` beyond the shape: what to run, how long, where results go.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <boost/program_options/options_description.hpp>
+#include <boost/program_options/variables_map.hpp>
+
+namespace kvb {
+
+enum class Family { kDecodeStep, kAttention, kAppend };
+const char* family_name(Family f) noexcept;  // CSV `benchmark`: decode_step, attention, append
+
+enum class CeilingSet { kNone, kRead, kAll };
+
+struct RunSettings {
+  std::vector<Family> families{Family::kDecodeStep};
+  CeilingSet ceilings = CeilingSet::kAll;
+  int repetitions = 3;
+  double min_time_s = 0.1;
+  std::string out;                // "" = results/<run_id>.csv
+  bool force = false;             // replace an existing --out file
+  bool append = false;            // add rows to an existing --out file
+  bool resume = false;            // append, skipping configurations already complete in it
+  bool skip_invalid = false;
+  bool dry_run = false;
+  std::string placement = "first_touch";
+  std::vector<std::string> counters;  // PAPI events besides kvbench's SDE events
+  int validate_layers = 3;            // layers checked against the double reference
+  std::vector<std::string> benchmark_flags;  // --benchmark_* passed through to Google Benchmark
+};
+
+// Shape options plus run options (threads, pin, cache-state and the above).
+boost::program_options::options_description run_options();
+
+// Splits argv into Google Benchmark flags (--benchmark_*) and kvbench options.
+void split_benchmark_flags(const std::vector<std::string>& args, std::vector<std::string>* ours,
+                           std::vector<std::string>* benchmark_flags);
+
+RunSettings run_settings_from(const boost::program_options::variables_map& vm,
+                              std::vector<std::string> benchmark_flags);
+
+}  // namespace kvb

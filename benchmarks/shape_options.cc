@@ -1,0 +1,105 @@
+#include "benchmarks/shape_options.h"
+
+#include "benchmarks/usage_error.h"
+#include "benchmarks/value_list.h"
+
+namespace kvb {
+namespace po = boost::program_options;
+
+po::options_description shape_options() {
+  po::options_description d("Model and shape (lists are comma-separated; their product is swept)");
+  d.add_options()
+      ("config", po::value<std::string>(), "INI file of options (command line overrides it)")
+      ("model", po::value<std::string>(), "model preset from configs/models (custom = none)")
+      ("layers", po::value<std::string>(), "transformer layers")
+      ("q-heads", po::value<std::string>(), "query heads")
+      ("kv-heads", po::value<std::string>(), "KV heads (q-heads must be a multiple)")
+      ("head-dim", po::value<std::string>(), "elements per head")
+      ("context", po::value<std::string>(), "cached positions attended per step, or auto")
+      ("max-context", po::value<std::string>(), "model context limit (capacity)")
+      ("window", po::value<std::string>(), "sliding attention window W (0 = full)")
+      ("hidden-size", po::value<std::string>(), "model hidden size (weight traffic)")
+      ("intermediate-size", po::value<std::string>(), "MLP intermediate size (weight traffic)")
+      ("mlp-matrices", po::value<std::string>(), "MLP weight matrices: 3 gated, 2 plain")
+      ("weight-bytes", po::value<std::string>(), "bytes per weight element")
+      ("dtype", po::value<std::string>()->default_value("fp32"), "fp32,fp16,bf16,int8 or all")
+      ("layout", po::value<std::string>()->default_value("head_major"),
+       "head_major,position_major");
+  return d;
+}
+
+namespace {
+
+std::vector<std::int64_t> list_of(const po::variables_map& vm, const char* name) {
+  if (!vm.count(name)) return {};
+  return parse_positive_list(vm[name].as<std::string>(), name);
+}
+
+std::int64_t scalar_of(const po::variables_map& vm, const char* name, std::int64_t fallback,
+                       bool zero_ok = false) {
+  if (!vm.count(name)) return fallback;
+  const std::string text = vm[name].as<std::string>();
+  if (zero_ok && text == "0") return 0;
+  return parse_positive(text, name);
+}
+
+}  // namespace
+
+SweepSpec sweep_spec_from(const po::variables_map& vm) {
+  SweepSpec spec;
+  if (vm.count("model")) spec.model = vm["model"].as<std::string>();
+  spec.layers = list_of(vm, "layers");
+  spec.q_heads = list_of(vm, "q-heads");
+  spec.kv_heads = list_of(vm, "kv-heads");
+  spec.head_dim = list_of(vm, "head-dim");
+  if (vm.count("context") && vm["context"].as<std::string>() == "auto") {
+    spec.context_auto = true;
+  } else {
+    spec.context = list_of(vm, "context");
+  }
+  spec.max_context = scalar_of(vm, "max-context", 0);
+  spec.window = scalar_of(vm, "window", 0, /*zero_ok=*/true);
+  spec.hidden_size = scalar_of(vm, "hidden-size", 0);
+  spec.intermediate_size = scalar_of(vm, "intermediate-size", 0);
+  spec.mlp_matrices = scalar_of(vm, "mlp-matrices", 3);
+  spec.weight_bytes = scalar_of(vm, "weight-bytes", 2);
+
+  spec.dtypes.clear();
+  const std::string dtypes = vm["dtype"].as<std::string>();
+  if (dtypes == "all") {
+    spec.dtypes.assign(std::begin(kAllDTypes), std::end(kAllDTypes));
+  } else {
+    for (const std::string& name : split_list(dtypes, "dtype")) {
+      DType t;
+      if (!parse_dtype(name, &t)) {
+        throw UsageError("bad value '" + name + "' for --dtype: expected fp32, fp16, bf16, int8");
+      }
+      spec.dtypes.push_back(t);
+    }
+  }
+  spec.layouts.clear();
+  for (const std::string& name : split_list(vm["layout"].as<std::string>(), "layout")) {
+    Layout l;
+    if (!parse_layout(name.c_str(), &l)) {
+      throw UsageError("bad value '" + name +
+                       "' for --layout: expected head_major or position_major");
+    }
+    spec.layouts.push_back(l);
+  }
+  if (vm.count("threads")) spec.threads = split_list(vm["threads"].as<std::string>(), "threads");
+  if (vm.count("pin")) spec.pins = split_list(vm["pin"].as<std::string>(), "pin");
+  if (vm.count("cache-state")) {
+    spec.cache_states.clear();
+    for (const std::string& name : split_list(vm["cache-state"].as<std::string>(), "cache-state")) {
+      CacheState s;
+      if (!parse_cache_state(name, &s)) {
+        throw UsageError("bad value '" + name +
+                         "' for --cache-state: expected warm, cold or weights");
+      }
+      spec.cache_states.push_back(s);
+    }
+  }
+  return spec;
+}
+
+}  // namespace kvb

@@ -1,0 +1,102 @@
+// A sweep: lists of shapes, dtypes, layouts, thread counts, pinnings and cache states whose
+// Cartesian product is run. Expansion validates every point before anything runs.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "benchmarks/machine_facts.h"
+#include "kernels/cache_geometry.h"
+#include "kernels/dtype.h"
+
+namespace kvb {
+
+enum class CacheState : std::uint8_t {
+  kWarm,     // the same step repeated: KV stays wherever it fits
+  kCold,     // LLC flushed (untimed) between steps
+  kWeights,  // each layer's weights streamed (untimed unless asked) between layers, as GEMVs do
+};
+const char* cache_state_name(CacheState s) noexcept;
+bool parse_cache_state(const std::string& name, CacheState* out) noexcept;
+
+// The model side of one sweep point.
+struct ModelShape {
+  std::string model = "custom";
+  std::int64_t layers = 0;
+  std::int64_t q_heads = 0;
+  std::int64_t kv_heads = 0;
+  std::int64_t head_dim = 0;
+  std::int64_t context = 0;           // positions attended per step
+  std::int64_t max_context = 0;       // model limit; 0 = no limit
+  std::int64_t window = 0;            // sliding window W; 0 = full attention
+  std::int64_t hidden_size = 0;       // for the per-layer weight traffic of cache_state=weights
+  std::int64_t intermediate_size = 0;
+  std::int64_t mlp_matrices = 3;      // 3 for gated MLPs (gate, up, down), 2 for plain
+  std::int64_t weight_bytes = 2;      // bytes per weight element
+};
+
+struct DecodeConfig {
+  ModelShape shape;
+  DType dtype = DType::kF32;
+  Layout layout = Layout::kHeadMajor;
+  int threads = 1;
+  std::string pin = "compact";
+  CacheState cache_state = CacheState::kWarm;
+
+  // Cache geometry: capacity is the window for sliding models, else the context.
+  CacheShape cache_shape() const;
+  // Positions actually attended: min(context, window) for sliding models.
+  std::int64_t attended() const;
+  // KV bytes one decode step reads (all layers, scales included): the working set.
+  std::int64_t kv_bytes() const;
+  // Bytes of one layer's weights (q, k, v, o projections + MLP) at weight_bytes each.
+  std::int64_t weight_bytes_per_layer() const;
+  // Short readable label, e.g. "qwen3-0.6b fp32 ctx=1024 t=2 compact warm".
+  std::string label() const;
+};
+
+struct SweepSpec {
+  std::string model = "custom";
+  std::vector<std::int64_t> layers, q_heads, kv_heads, head_dim, context;
+  bool context_auto = false;  // context = auto: per dtype, working sets < L2, ~LLC/2, >= 4x LLC
+  std::int64_t max_context = 0;
+  std::int64_t window = 0;
+  std::int64_t hidden_size = 0;
+  std::int64_t intermediate_size = 0;
+  std::int64_t mlp_matrices = 3;
+  std::int64_t weight_bytes = 2;
+  std::vector<DType> dtypes{DType::kF32};
+  std::vector<Layout> layouts{Layout::kHeadMajor};
+  std::vector<std::string> threads{"all"};  // integers or "all"
+  std::vector<std::string> pins{"compact"};
+  std::vector<CacheState> cache_states{CacheState::kWarm};
+};
+
+struct RejectedConfig {
+  DecodeConfig config;
+  std::string reason;
+};
+
+struct SweepPlan {
+  std::vector<DecodeConfig> configs;
+  std::vector<RejectedConfig> rejected;
+};
+
+// Cartesian product of the spec, each point validated (shape, GQA divisibility, context vs
+// max-context, threads vs PUs, pin syntax). Throws UsageError for values that are malformed
+// rather than merely impossible together (e.g. pin "spread").
+SweepPlan expand_sweep(const SweepSpec& spec, const MachineFacts& machine);
+
+// Contexts whose whole-cache working set (per_token_bytes each) is < L2, about LLC/2 and
+// >= 4x LLC; duplicates removed, ascending, each >= 1.
+std::vector<std::int64_t> auto_contexts(std::int64_t per_token_bytes, const MachineFacts& machine);
+
+// Bytes a configuration allocates: cache data + scales, the LLC flush buffer (cold), the
+// weight buffer (weights), queries/outputs/workspaces.
+std::int64_t config_memory_bytes(const DecodeConfig& config, const MachineFacts& machine);
+
+// Throws UsageError listing the configurations whose memory exceeds machine.mem_available,
+// with required vs available bytes.
+void check_memory(const std::vector<DecodeConfig>& configs, const MachineFacts& machine);
+
+}  // namespace kvb

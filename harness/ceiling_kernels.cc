@@ -1,0 +1,131 @@
+// Bandwidth and FMA loops for the ceilings, compiled for every Highway target and picked at
+// run time. Eight independent accumulators (or streams) per loop hide load/FMA latency.
+#include "harness/ceiling_kernels.h"
+
+#include <atomic>
+#include <cstdint>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "harness/ceiling_kernels.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace kvb {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+float ReadImpl(const float* HWY_RESTRICT p, std::int64_t n) {
+  const hn::ScalableTag<float> d;
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(d));
+  auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
+  auto a4 = hn::Zero(d), a5 = hn::Zero(d), a6 = hn::Zero(d), a7 = hn::Zero(d);
+  std::int64_t i = 0;
+  for (; i + 8 * N <= n; i += 8 * N) {
+    a0 = hn::Add(a0, hn::LoadU(d, p + i + 0 * N));
+    a1 = hn::Add(a1, hn::LoadU(d, p + i + 1 * N));
+    a2 = hn::Add(a2, hn::LoadU(d, p + i + 2 * N));
+    a3 = hn::Add(a3, hn::LoadU(d, p + i + 3 * N));
+    a4 = hn::Add(a4, hn::LoadU(d, p + i + 4 * N));
+    a5 = hn::Add(a5, hn::LoadU(d, p + i + 5 * N));
+    a6 = hn::Add(a6, hn::LoadU(d, p + i + 6 * N));
+    a7 = hn::Add(a7, hn::LoadU(d, p + i + 7 * N));
+  }
+  for (; i + N <= n; i += N) a0 = hn::Add(a0, hn::LoadU(d, p + i));
+  float tail = 0;
+  for (; i < n; ++i) tail += p[i];
+  a0 = hn::Add(hn::Add(hn::Add(a0, a1), hn::Add(a2, a3)), hn::Add(hn::Add(a4, a5), hn::Add(a6, a7)));
+  return hn::GetLane(hn::SumOfLanes(d, a0)) + tail;
+}
+
+void WriteImpl(float* HWY_RESTRICT p, std::int64_t n, float value) {
+  const hn::ScalableTag<float> d;
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(d));
+  const auto v = hn::Set(d, value);
+  std::int64_t i = 0;
+  for (; i + 8 * N <= n; i += 8 * N) {
+    for (std::int64_t k = 0; k < 8; ++k) hn::StoreU(v, d, p + i + k * N);
+  }
+  for (; i < n; ++i) p[i] = value;
+}
+
+void WriteNtImpl(float* HWY_RESTRICT p, std::int64_t n, float value) {
+  const hn::ScalableTag<float> d;
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(d));
+  const auto v = hn::Set(d, value);
+  std::int64_t i = 0;
+  // Streaming stores need vector alignment: scalar stores up to the first aligned float.
+  while (i < n && reinterpret_cast<std::uintptr_t>(p + i) % (N * sizeof(float)) != 0) p[i++] = value;
+  for (; i + 8 * N <= n; i += 8 * N) {
+    for (std::int64_t k = 0; k < 8; ++k) hn::Stream(v, d, p + i + k * N);
+  }
+  for (; i < n; ++i) p[i] = value;
+}
+
+void CopyImpl(const float* HWY_RESTRICT src, float* HWY_RESTRICT dst, std::int64_t n) {
+  const hn::ScalableTag<float> d;
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(d));
+  std::int64_t i = 0;
+  for (; i + 4 * N <= n; i += 4 * N) {
+    const auto v0 = hn::LoadU(d, src + i + 0 * N);
+    const auto v1 = hn::LoadU(d, src + i + 1 * N);
+    const auto v2 = hn::LoadU(d, src + i + 2 * N);
+    const auto v3 = hn::LoadU(d, src + i + 3 * N);
+    hn::StoreU(v0, d, dst + i + 0 * N);
+    hn::StoreU(v1, d, dst + i + 1 * N);
+    hn::StoreU(v2, d, dst + i + 2 * N);
+    hn::StoreU(v3, d, dst + i + 3 * N);
+  }
+  for (; i < n; ++i) dst[i] = src[i];
+}
+
+// 12 independent FMA chains: enough for 2 FMA ports x 4-5 cycles latency.
+std::int64_t FmaImpl(std::int64_t rounds, float* sink) {
+  const hn::ScalableTag<float> d;
+  const auto m = hn::Set(d, 0.999999f), c = hn::Set(d, 1e-7f);
+  auto a0 = hn::Set(d, 1.0f), a1 = hn::Set(d, 1.1f), a2 = hn::Set(d, 1.2f), a3 = hn::Set(d, 1.3f);
+  auto a4 = hn::Set(d, 1.4f), a5 = hn::Set(d, 1.5f), a6 = hn::Set(d, 1.6f), a7 = hn::Set(d, 1.7f);
+  auto a8 = hn::Set(d, 1.8f), a9 = hn::Set(d, 1.9f), a10 = hn::Set(d, 2.0f), a11 = hn::Set(d, 2.1f);
+  for (std::int64_t r = 0; r < rounds; ++r) {
+    a0 = hn::MulAdd(a0, m, c); a1 = hn::MulAdd(a1, m, c); a2 = hn::MulAdd(a2, m, c);
+    a3 = hn::MulAdd(a3, m, c); a4 = hn::MulAdd(a4, m, c); a5 = hn::MulAdd(a5, m, c);
+    a6 = hn::MulAdd(a6, m, c); a7 = hn::MulAdd(a7, m, c); a8 = hn::MulAdd(a8, m, c);
+    a9 = hn::MulAdd(a9, m, c); a10 = hn::MulAdd(a10, m, c); a11 = hn::MulAdd(a11, m, c);
+  }
+  auto s = hn::Add(hn::Add(hn::Add(a0, a1), hn::Add(a2, a3)), hn::Add(hn::Add(a4, a5), hn::Add(a6, a7)));
+  s = hn::Add(s, hn::Add(hn::Add(a8, a9), hn::Add(a10, a11)));
+  *sink = hn::GetLane(hn::SumOfLanes(d, s));
+  return rounds * 12 * 2 * static_cast<std::int64_t>(hn::Lanes(d));
+}
+
+std::int64_t LanesImpl() { return static_cast<std::int64_t>(hn::Lanes(hn::ScalableTag<float>())); }
+const char* TargetNameImpl() { return hwy::TargetName(HWY_TARGET); }
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kvb
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace kvb {
+
+HWY_EXPORT(ReadImpl);
+HWY_EXPORT(WriteImpl);
+HWY_EXPORT(WriteNtImpl);
+HWY_EXPORT(CopyImpl);
+HWY_EXPORT(FmaImpl);
+HWY_EXPORT(LanesImpl);
+HWY_EXPORT(TargetNameImpl);
+
+std::int64_t ceiling_block_floats() { return 8 * HWY_DYNAMIC_DISPATCH(LanesImpl)(); }
+float ceiling_read(const float* p, std::int64_t n) { return HWY_DYNAMIC_DISPATCH(ReadImpl)(p, n); }
+void ceiling_write(float* p, std::int64_t n, float value) { HWY_DYNAMIC_DISPATCH(WriteImpl)(p, n, value); }
+void ceiling_write_nt(float* p, std::int64_t n, float value) {
+  HWY_DYNAMIC_DISPATCH(WriteNtImpl)(p, n, value);
+  std::atomic_thread_fence(std::memory_order_seq_cst);  // drain write-combining buffers
+}
+void ceiling_copy(const float* src, float* dst, std::int64_t n) { HWY_DYNAMIC_DISPATCH(CopyImpl)(src, dst, n); }
+std::int64_t ceiling_fma(std::int64_t rounds, float* sink) { return HWY_DYNAMIC_DISPATCH(FmaImpl)(rounds, sink); }
+const char* ceiling_target_name() { return HWY_DYNAMIC_DISPATCH(TargetNameImpl)(); }
+
+}  // namespace kvb
+#endif  // HWY_ONCE

@@ -1,0 +1,160 @@
+#include "harness/ceilings.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "harness/ceiling_kernels.h"
+#include "harness/error.h"
+#include "harness/thread_pool.h"
+#include "harness/topology.h"
+
+namespace kvb {
+namespace {
+
+constexpr std::int64_t kChunkAlign = 4096;  // bytes; each worker's slice starts on a page
+
+double now_ns() {
+  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Runs body(worker, iterations) on all workers in one dispatch; returns elapsed ns.
+template <class Body>
+double timed(ThreadPool& pool, std::int64_t iters, Body& body) {
+  const double t0 = now_ns();
+  pool.run([&](int w) { body(w, iters); });
+  return now_ns() - t0;
+}
+
+// Doubles the iteration count until one run takes >= min_seconds/4, then times
+// `repetitions` runs of enough iterations for min_seconds; returns (best ns/iter, iters).
+template <class Body>
+std::pair<double, std::int64_t> calibrate_and_time(ThreadPool& pool, const CeilingOptions& opt, Body& body) {
+  const double target_ns = opt.min_seconds * 1e9;
+  std::int64_t iters = 1;
+  double ns = timed(pool, iters, body);  // also warms caches / TLBs
+  while (ns < target_ns / 4 && iters < (1LL << 40)) {
+    iters *= 2;
+    ns = timed(pool, iters, body);
+  }
+  iters = std::max<std::int64_t>(1, static_cast<std::int64_t>(iters * target_ns / std::max(ns, 1.0)));
+  double best = 1e300;
+  for (int r = 0; r < std::max(1, opt.repetitions); ++r) best = std::min(best, timed(pool, iters, body) / iters);
+  return {best, iters};
+}
+
+}  // namespace
+
+const char* ceiling_benchmark_name(CeilingKind k) {
+  switch (k) {
+    case CeilingKind::kRead: return "ceiling_read";
+    case CeilingKind::kWrite: return "ceiling_write";
+    case CeilingKind::kWriteNT: return "ceiling_write_nt";
+    case CeilingKind::kCopy: return "ceiling_copy";
+    case CeilingKind::kFma: return "ceiling_fma";
+  }
+  return "?";
+}
+
+std::vector<WorkingSet> ceiling_working_sets(const Topology& topo, const std::vector<unsigned>& pus, int threads) {
+  std::vector<WorkingSet> out;
+  const int llc = topo.last_level();
+  for (int level = 1; level <= llc; ++level) {
+    const std::int64_t total = topo.cache_bytes_for(level, pus);  // summed over instances the PUs touch
+    if (total <= 0) continue;
+    // Half the capacity leaves room for code, stacks and the other stream of copy.
+    out.push_back({"L" + std::to_string(level), total / 2});
+  }
+  // Private levels: cache_bytes_for sums instances touched, i.e. already x threads when pinned;
+  // unpinned (empty pus) it sums all instances, so scale by the thread share.
+  if (pus.empty() && topo.pu_count() > 0)
+    for (WorkingSet& ws : out)
+      if (ws.level != "L" + std::to_string(llc)) ws.bytes = ws.bytes * threads / topo.pu_count();
+  const std::int64_t llc_bytes = topo.llc_bytes_for(pus);
+  out.push_back({"DRAM", std::max<std::int64_t>(4 * llc_bytes, 1LL << 30)});
+  return out;
+}
+
+CeilingResult measure_bandwidth(ThreadPool& pool, const Topology& topo, CeilingKind kind, const WorkingSet& ws,
+                                const CeilingOptions& opt) {
+  if (kind == CeilingKind::kFma) return measure_fma(pool, opt);
+  const int T = pool.size();
+  // Per-worker slice in floats, page aligned; copy splits it into source and destination.
+  const int streams = kind == CeilingKind::kCopy ? 2 : 1;
+  std::int64_t slice_bytes = ws.bytes / T / streams / kChunkAlign * kChunkAlign;
+  if (slice_bytes <= 0)
+    throw HarnessError("working set " + std::to_string(ws.bytes) + " bytes is too small for " + std::to_string(T) +
+                       " threads");
+  const std::int64_t slice = slice_bytes / static_cast<std::int64_t>(sizeof(float));
+  Buffer buf(topo, static_cast<std::size_t>(slice_bytes) * T * streams, opt.placement);
+  float* base = static_cast<float*>(buf.data());
+  auto src = [&](int w) { return base + static_cast<std::int64_t>(w) * slice * streams; };
+  auto dst = [&](int w) { return src(w) + slice; };
+  // First touch by the worker that will use the slice.
+  pool.run([&](int w) {
+    for (int s = 0; s < streams; ++s) {
+      float* p = src(w) + s * slice;
+      for (std::int64_t i = 0; i < slice; ++i) p[i] = 1.0f + static_cast<float>(i & 7) * 0.125f;
+    }
+  });
+  std::vector<float> sinks(static_cast<std::size_t>(T) * 16);
+  auto body = [&](int w, std::int64_t iters) {
+    float acc = 0;
+    for (std::int64_t it = 0; it < iters; ++it) {
+      switch (kind) {
+        case CeilingKind::kRead: acc += ceiling_read(src(w), slice); break;
+        case CeilingKind::kWrite: ceiling_write(src(w), slice, static_cast<float>(it)); break;
+        case CeilingKind::kWriteNT: ceiling_write_nt(src(w), slice, static_cast<float>(it)); break;
+        case CeilingKind::kCopy: ceiling_copy(src(w), dst(w), slice); break;
+        case CeilingKind::kFma: break;
+      }
+    }
+    sinks[static_cast<std::size_t>(w) * 16] = acc;  // keeps the reads observable
+  };
+  const auto [ns, iters] = calibrate_and_time(pool, opt, body);
+  CeilingResult r;
+  r.kind = kind;
+  r.level = ws.level;
+  r.working_set_bytes = slice_bytes * T * streams;
+  r.threads = T;
+  r.iterations = iters;
+  r.ns_per_sweep = ns;
+  const std::int64_t per_stream = slice_bytes * T;
+  r.bytes_read = kind == CeilingKind::kRead || kind == CeilingKind::kCopy ? per_stream : 0;
+  r.bytes_written = kind == CeilingKind::kRead ? 0 : per_stream;
+  r.gbps = static_cast<double>(r.bytes_read + r.bytes_written) / ns;
+  r.thp = buf.thp();
+  return r;
+}
+
+CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt) {
+  const int T = pool.size();
+  std::vector<float> sinks(static_cast<std::size_t>(T) * 16);
+  std::vector<std::int64_t> flops(static_cast<std::size_t>(T) * 8);
+  constexpr std::int64_t kRounds = 1 << 14;
+  auto body = [&](int w, std::int64_t iters) {
+    std::int64_t f = 0;
+    for (std::int64_t it = 0; it < iters; ++it) f += ceiling_fma(kRounds, &sinks[static_cast<std::size_t>(w) * 16]);
+    flops[static_cast<std::size_t>(w) * 8] = f / std::max<std::int64_t>(iters, 1);
+  };
+  const auto [ns, iters] = calibrate_and_time(pool, opt, body);
+  CeilingResult r;
+  r.kind = CeilingKind::kFma;
+  r.threads = T;
+  r.iterations = iters;
+  r.ns_per_sweep = ns;
+  for (int w = 0; w < T; ++w) r.flops += flops[static_cast<std::size_t>(w) * 8];
+  r.gflops = static_cast<double>(r.flops) / ns;
+  return r;
+}
+
+std::vector<CeilingResult> measure_all_ceilings(ThreadPool& pool, const Topology& topo, const CeilingOptions& opt) {
+  std::vector<CeilingResult> out;
+  for (const WorkingSet& ws : ceiling_working_sets(topo, pool.bound_pus(), pool.size()))
+    for (CeilingKind k : {CeilingKind::kRead, CeilingKind::kWrite, CeilingKind::kWriteNT, CeilingKind::kCopy})
+      out.push_back(measure_bandwidth(pool, topo, k, ws, opt));
+  out.push_back(measure_fma(pool, opt));
+  return out;
+}
+
+}  // namespace kvb

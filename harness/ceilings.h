@@ -1,0 +1,58 @@
+// Hardware ceilings measured in the same run, with the same pool, pinning and placement as
+// the benchmarks: read, write, non-temporal write and copy bandwidth at working sets sized
+// from hwloc for L1, L2, L3 and DRAM, and peak FP32 FMA throughput.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/memory.h"
+
+namespace kvb {
+
+class ThreadPool;
+class Topology;
+
+enum class CeilingKind { kRead, kWrite, kWriteNT, kCopy, kFma };
+const char* ceiling_benchmark_name(CeilingKind k);  // "ceiling_read", ... (CSV `benchmark`)
+
+struct WorkingSet {
+  std::string level;        // "L1", "L2", "L3", "DRAM"
+  std::int64_t bytes = 0;   // total over all threads
+};
+// Per level: half of the per-thread private cache (x threads) for L1/L2, half of the shared
+// LLC the PUs touch for L3, and max(4 x LLC, 1 GiB) for DRAM. Levels hwloc lacks are skipped.
+std::vector<WorkingSet> ceiling_working_sets(const Topology& topo, const std::vector<unsigned>& pus,
+                                            int threads);
+
+struct CeilingResult {
+  CeilingKind kind = CeilingKind::kRead;
+  std::string level;                 // ws level, "" for FMA
+  std::int64_t working_set_bytes = 0;
+  int threads = 0;
+  std::int64_t iterations = 0;       // timed sweeps
+  double ns_per_sweep = 0;           // best repetition
+  std::int64_t bytes_read = 0;       // per sweep
+  std::int64_t bytes_written = 0;    // per sweep
+  std::int64_t flops = 0;            // per sweep (FMA: 2 per lane)
+  double gbps = 0;                   // (read + written) / ns
+  double gflops = 0;
+  ThpState thp = ThpState::kUnknown;
+};
+
+struct CeilingOptions {
+  double min_seconds = 0.2;   // timed duration per repetition
+  int repetitions = 3;        // the best (fastest) repetition is reported, as STREAM does
+  Placement placement{};
+};
+
+// One bandwidth kernel on a buffer of `working_set_bytes` split evenly over the pool.
+CeilingResult measure_bandwidth(ThreadPool& pool, const Topology& topo, CeilingKind kind,
+                                const WorkingSet& ws, const CeilingOptions& opt);
+// Peak FP32 FMA on registers, all workers.
+CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt);
+// Every kind at every working-set level, then FMA.
+std::vector<CeilingResult> measure_all_ceilings(ThreadPool& pool, const Topology& topo,
+                                                const CeilingOptions& opt);
+
+}  // namespace kvb

@@ -1,0 +1,259 @@
+#include "harness/counters.h"
+
+#include <papi.h>
+#include <pthread.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <mutex>
+
+#include "harness/error.h"
+#include "harness/sde_events.h"
+#include "harness/thread_pool.h"
+
+namespace kvb {
+namespace {
+
+std::string papi_error(int code) {
+  const char* s = PAPI_strerror(code);
+  return std::string(s ? s : "unknown PAPI error") + " (" + std::to_string(code) + ")";
+}
+
+CounterStatus status_for(int code) {
+  return code == PAPI_EPERM ? CounterStatus::kDenied : CounterStatus::kUnsupported;
+}
+
+unsigned long thread_id() { return static_cast<unsigned long>(pthread_self()); }
+
+// PAPI must be initialised once per process, with thread support before any thread uses it.
+void papi_init_once() {
+  static std::once_flag once;
+  static std::string failure;
+  std::call_once(once, [] {
+    sde_register();  // our SDEs must exist before PAPI's sde component looks for them
+    const int v = PAPI_library_init(PAPI_VER_CURRENT);
+    if (v != PAPI_VER_CURRENT) {
+      failure = "PAPI_library_init failed: " + papi_error(v);
+      return;
+    }
+    int rc = PAPI_thread_init(&thread_id);
+    if (rc != PAPI_OK) failure = "PAPI_thread_init failed: " + papi_error(rc);
+    PAPI_multiplex_init();
+  });
+  if (!failure.empty()) throw HarnessError(failure);
+}
+
+std::string paranoid_level() {
+  std::ifstream f("/proc/sys/kernel/perf_event_paranoid");
+  std::string s;
+  if (f) f >> s;
+  return s.empty() ? "unreadable" : s;
+}
+
+}  // namespace
+
+const char* counter_status_name(CounterStatus s) {
+  switch (s) {
+    case CounterStatus::kOk: return "ok";
+    case CounterStatus::kMultiplexed: return "multiplexed";
+    case CounterStatus::kUnsupported: return "unsupported";
+    case CounterStatus::kDenied: return "denied";
+  }
+  return "unsupported";
+}
+
+std::vector<std::string> sde_counter_names() {
+  std::vector<std::string> v;
+  for (int i = 0; i < static_cast<int>(SdeEvent::kCount); ++i)
+    v.push_back(sde_event_papi_name(static_cast<SdeEvent>(i)));
+  return v;
+}
+
+struct CounterSet::Impl {
+  std::vector<std::string> events;
+  struct EventState {
+    CounterStatus status = CounterStatus::kOk;
+    std::string reason;
+  };
+  // One PAPI event set per component per worker (PAPI sets are single-component).
+  struct ComponentSet {
+    int set = PAPI_NULL;
+    std::vector<int> event_index;  // which of `events` the set's counters are, in order
+    bool multiplexed = false;
+  };
+  struct Worker {
+    bool attached = false;
+    std::vector<ComponentSet> sets;
+    std::vector<EventState> state;
+    std::vector<long long> totals;
+    std::vector<long long> scratch;
+    std::vector<std::vector<long long>> baseline;  // per component set, read right after start
+  };
+  std::vector<Worker> workers;
+};
+
+CounterSet::CounterSet(std::vector<std::string> events, int workers) : impl_(new Impl) {
+  papi_init_once();
+  impl_->events = std::move(events);
+  impl_->workers.resize(static_cast<std::size_t>(workers));
+  for (Impl::Worker& w : impl_->workers) {
+    w.state.resize(impl_->events.size());
+    w.totals.assign(impl_->events.size(), 0);
+  }
+}
+
+CounterSet::~CounterSet() = default;
+
+const std::vector<std::string>& CounterSet::events() const noexcept { return impl_->events; }
+
+void CounterSet::attach(int worker) {
+  Impl::Worker& w = impl_->workers.at(static_cast<std::size_t>(worker));
+  if (w.attached) return;
+  w.attached = true;
+  PAPI_register_thread();
+  std::map<int, std::size_t> by_component;
+  for (std::size_t i = 0; i < impl_->events.size(); ++i) {
+    Impl::EventState& st = w.state[i];
+    int code = 0;
+    int rc = PAPI_event_name_to_code(impl_->events[i].c_str(), &code);
+    if (rc != PAPI_OK) {
+      st = {status_for(rc), "PAPI does not know this event here: " + papi_error(rc)};
+      continue;
+    }
+    const int cidx = PAPI_get_event_component(code);
+    auto it = by_component.find(cidx);
+    if (it == by_component.end()) {
+      Impl::ComponentSet cs;
+      if ((rc = PAPI_create_eventset(&cs.set)) != PAPI_OK ||
+          (rc = PAPI_assign_eventset_component(cs.set, cidx)) != PAPI_OK) {
+        st = {status_for(rc), "cannot create event set: " + papi_error(rc)};
+        continue;
+      }
+      it = by_component.emplace(cidx, w.sets.size()).first;
+      w.sets.push_back(cs);
+    }
+    Impl::ComponentSet& cs = w.sets[it->second];
+    rc = PAPI_add_event(cs.set, code);
+    if (rc == PAPI_ECNFLCT && !cs.multiplexed && PAPI_set_multiplex(cs.set) == PAPI_OK) {
+      cs.multiplexed = true;  // more events than counters: let PAPI time-share and scale them
+      rc = PAPI_add_event(cs.set, code);
+    }
+    if (rc != PAPI_OK) {
+      st = {status_for(rc), "cannot add event: " + papi_error(rc)};
+      continue;
+    }
+    cs.event_index.push_back(static_cast<int>(i));
+  }
+  for (Impl::ComponentSet& cs : w.sets)
+    for (int i : cs.event_index)
+      w.state[static_cast<std::size_t>(i)] = {cs.multiplexed ? CounterStatus::kMultiplexed : CounterStatus::kOk, ""};
+  w.scratch.assign(impl_->events.size(), 0);
+  w.baseline.assign(w.sets.size(), std::vector<long long>(impl_->events.size(), 0));
+}
+
+void CounterSet::start(int worker) {
+  attach(worker);
+  Impl::Worker& w = impl_->workers[static_cast<std::size_t>(worker)];
+  for (Impl::ComponentSet& cs : w.sets) {
+    if (cs.event_index.empty()) continue;
+    const int rc = PAPI_start(cs.set);
+    if (rc != PAPI_OK) {
+      // The kernel may refuse only when counting starts (perf_event_open at start).
+      for (int i : cs.event_index)
+        w.state[static_cast<std::size_t>(i)] = {status_for(rc), "cannot start counting: " + papi_error(rc)};
+      cs.event_index.clear();
+      continue;
+    }
+    // Hardware counters restart at 0 but instantaneous ones (our SDEs) do not: subtract what
+    // the set reads right after starting.
+    const std::size_t k = static_cast<std::size_t>(&cs - w.sets.data());
+    if (PAPI_read(cs.set, w.baseline[k].data()) != PAPI_OK) std::fill(w.baseline[k].begin(), w.baseline[k].end(), 0);
+  }
+}
+
+void CounterSet::stop(int worker) {
+  Impl::Worker& w = impl_->workers[static_cast<std::size_t>(worker)];
+  for (Impl::ComponentSet& cs : w.sets) {
+    if (cs.event_index.empty()) continue;
+    const int rc = PAPI_stop(cs.set, w.scratch.data());
+    if (rc != PAPI_OK) {
+      for (int i : cs.event_index)
+        w.state[static_cast<std::size_t>(i)] = {status_for(rc), "cannot read counters: " + papi_error(rc)};
+      cs.event_index.clear();
+      continue;
+    }
+    const std::vector<long long>& base = w.baseline[static_cast<std::size_t>(&cs - w.sets.data())];
+    for (std::size_t k = 0; k < cs.event_index.size(); ++k)
+      w.totals[static_cast<std::size_t>(cs.event_index[k])] += w.scratch[k] - base[k];
+  }
+}
+
+void CounterSet::detach(int worker) {
+  Impl::Worker& w = impl_->workers.at(static_cast<std::size_t>(worker));
+  if (!w.attached) return;
+  for (Impl::ComponentSet& cs : w.sets) {
+    PAPI_cleanup_eventset(cs.set);
+    PAPI_destroy_eventset(&cs.set);
+  }
+  w.sets.clear();
+  w.attached = false;
+  PAPI_unregister_thread();
+}
+
+void CounterSet::attach_all(ThreadPool& pool) {
+  pool.run([this](int w) { attach(w); });
+}
+
+void CounterSet::detach_all(ThreadPool& pool) {
+  pool.run([this](int w) { detach(w); });
+}
+
+void CounterSet::reset() {
+  for (Impl::Worker& w : impl_->workers) w.totals.assign(impl_->events.size(), 0);
+}
+
+std::vector<CounterReading> CounterSet::readings(std::int64_t units) const {
+  std::vector<CounterReading> out;
+  for (std::size_t i = 0; i < impl_->events.size(); ++i) {
+    CounterReading r;
+    r.event = impl_->events[i];
+    r.status = CounterStatus::kOk;
+    double sum = 0;
+    bool any = false;
+    for (const Impl::Worker& w : impl_->workers) {
+      if (!w.attached) continue;
+      any = true;
+      const Impl::EventState& st = w.state[i];
+      // The worst status of any worker wins: a sum missing one worker is not a value.
+      if (st.status == CounterStatus::kUnsupported || st.status == CounterStatus::kDenied) {
+        r.status = st.status;
+        r.reason = st.reason;
+      } else if (st.status == CounterStatus::kMultiplexed && r.status == CounterStatus::kOk) {
+        r.status = CounterStatus::kMultiplexed;
+      }
+      sum += static_cast<double>(w.totals[i]);
+    }
+    if (!any) {
+      r.status = CounterStatus::kUnsupported;
+      r.reason = "no worker attached";
+    }
+    if ((r.status == CounterStatus::kOk || r.status == CounterStatus::kMultiplexed) && units > 0)
+      r.value = sum / static_cast<double>(units);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::string CounterSet::notice() const {
+  for (const CounterReading& r : readings(1)) {
+    if (r.status == CounterStatus::kOk || r.status == CounterStatus::kMultiplexed) continue;
+    return "note: counter " + r.event + " is " + counter_status_name(r.status) + " (" + r.reason +
+           "); hardware counters need bare metal or a VM with a virtual PMU, and "
+           "/proc/sys/kernel/perf_event_paranoid <= 2 (here: " + paranoid_level() +
+           "); check with papi_avail / papi_native_avail";
+  }
+  return "";
+}
+
+}  // namespace kvb

@@ -1,0 +1,41 @@
+// Machine and build facts captured once per run; every CSV row carries them.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kvb {
+
+class Topology;
+
+struct RunMetadata {
+  std::string run_id;          // <host>-<yyyymmddThhmmssZ>
+  std::string host;
+  std::string cpu_vendor;
+  std::string cpu_model;       // commas removed
+  std::string isa;             // kvb::simd_target_name()
+  int pus_total = 0;
+  int numa_nodes = 0;
+  std::int64_t l1d_bytes = 0, l2_bytes = 0, l3_bytes = 0;  // 0 = absent (CSV empty)
+  std::int64_t llc_bytes = 0;  // LLC shared by the PUs used
+  std::int64_t mem_bytes = 0;
+  std::string os_kernel;
+  std::string hypervisor;      // "none" or vendor, e.g. "KVM"
+  std::string thp_mode;        // always / madvise / never / unknown
+  std::string governor;        // cpufreq governor of the first PU used, or "unknown"
+  std::string compiler;
+  std::string cxx_flags;
+  std::string git_commit;
+  std::string kvbench_version;
+  std::string start_utc;       // ISO-8601
+  std::vector<unsigned> pus_used;
+};
+
+// Collects everything; `pus_used` are the PUs the workers run on (for llc_bytes, governor).
+RunMetadata collect_metadata(const Topology& topo, const std::vector<unsigned>& pus_used);
+// "2026-11-21T23:40:05Z", now.
+std::string utc_timestamp();
+// (column, value) pairs of the identity/machine columns, in schema order, timestamp = now.
+std::vector<std::pair<std::string, std::string>> metadata_columns(const RunMetadata& m);
+
+}  // namespace kvb

@@ -1,0 +1,302 @@
+#include "harness/parallel_decode.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <new>
+
+#include "harness/counters.h"
+#include "harness/error.h"
+#include "harness/sde_events.h"
+#include "harness/thread_pool.h"
+#include "kernels/attention.h"
+#include "kernels/cache_write.h"
+#include "kernels/codecs.h"
+
+namespace kvb {
+namespace {
+
+constexpr std::int64_t kAlignFloats = 16;  // 64-byte alignment of every partial
+
+// splitmix64: deterministic values from (seed, row, element) regardless of the writing thread.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+float uniform(std::uint64_t seed, std::uint64_t i) {  // [-1, 1)
+  return static_cast<float>(mix(seed ^ mix(i)) >> 40) * (2.0f / 16777216.0f) - 1.0f;
+}
+
+struct AlignedFloats {
+  float* p = nullptr;
+  explicit AlignedFloats(std::size_t n) : p(new (std::align_val_t(64)) float[n]) {}
+  ~AlignedFloats() { ::operator delete[](p, std::align_val_t(64)); }
+  AlignedFloats(const AlignedFloats&) = delete;
+  AlignedFloats& operator=(const AlignedFloats&) = delete;
+};
+
+}  // namespace
+
+std::vector<std::vector<WorkItem>> partition_decode(std::int32_t kv_heads, std::int64_t context, int threads) {
+  std::vector<std::vector<WorkItem>> plan(static_cast<std::size_t>(std::max(threads, 0)));
+  if (kv_heads <= 0 || context <= 0 || threads <= 0) return plan;
+  const std::int64_t total = std::int64_t{kv_heads} * context;
+  for (int w = 0; w < threads; ++w) {
+    std::int64_t a = total * w / threads;
+    const std::int64_t b = total * (w + 1) / threads;
+    while (a < b) {
+      const std::int32_t h = static_cast<std::int32_t>(a / context);
+      const std::int64_t t0 = a % context;
+      const std::int64_t t1 = std::min<std::int64_t>(context, t0 + (b - a));
+      plan[static_cast<std::size_t>(w)].push_back({h, t0, t1});
+      a += t1 - t0;
+    }
+  }
+  return plan;
+}
+
+struct ParallelDecode::Impl {
+  ThreadPool* pool = nullptr;
+  CacheView cache{};
+  CacheShape shape{};
+  std::int64_t context = 0;
+  int T = 0, L = 0, H = 0, G = 0, d = 0;
+  std::int64_t qsize = 0;  // q_heads * head_dim
+  float scale = 0;
+  std::vector<std::vector<WorkItem>> plan;
+
+  struct Worker {
+    std::vector<WorkItem> items;
+    std::unique_ptr<AlignedFloats> slab;           // partials: [parity][item]
+    std::vector<AttentionPartial> parts[2];        // per item
+    std::vector<std::int32_t> merge_heads;         // heads this worker merges
+    Cost step_share, attention_share, append_share;  // cost-model shares fed to the SDEs
+  };
+  std::vector<Worker> workers;
+  std::vector<std::vector<AttentionPartial>> head_parts[2];  // per head, in position order
+  int append_worker = 0;
+
+  std::unique_ptr<AlignedFloats> queries, outputs, new_k, new_v;
+  std::atomic<int> failure{0};
+
+  void fail(Status s) noexcept {
+    int expected = 0;
+    failure.compare_exchange_strong(expected, static_cast<int>(s));
+  }
+
+  void attention(const Worker& me, int layer, int parity) noexcept {
+    for (std::size_t i = 0; i < me.items.size(); ++i) {
+      const WorkItem& it = me.items[i];
+      const float* q = queries->p + layer * qsize + std::int64_t{it.kv_head} * G * d;
+      const Status s = attention_partial(cache, layer, it.kv_head, it.t0, it.t1, q, scale, me.parts[parity][i]);
+      if (!ok(s)) fail(s);
+    }
+  }
+
+  void merge(const Worker& me, int layer, int parity) noexcept {
+    for (std::int32_t h : me.merge_heads) {
+      const auto& parts = head_parts[parity][static_cast<std::size_t>(h)];
+      float* out = outputs->p + layer * qsize + std::int64_t{h} * G * d;
+      const Status s = merge_partials(shape, parts.data(), static_cast<std::int32_t>(parts.size()), out);
+      if (!ok(s)) fail(s);
+    }
+  }
+
+  void append(int layer) noexcept {
+    const Status s = append_token(cache, layer, context - 1, new_k->p, new_v->p);
+    if (!ok(s)) fail(s);
+  }
+
+  void run_worker(int w, Mode mode, std::int64_t steps) noexcept {
+    const Worker& me = workers[static_cast<std::size_t>(w)];
+    if (mode == Mode::kAppend) {
+      for (std::int64_t s = 0; s < steps; ++s)
+        for (int l = w; l < L; l += T) append(l);
+      return;
+    }
+    const bool appends = mode == Mode::kStep;
+    const bool appender = appends && w == append_worker;
+    if (appender) append(0);
+    if (appends) pool->barrier();
+    std::int64_t phase = 0;
+    for (std::int64_t s = 0; s < steps; ++s) {
+      for (int l = 0; l < L; ++l, ++phase) {
+        const int parity = static_cast<int>(phase & 1);
+        if (phase > 0) merge(me, l == 0 ? L - 1 : l - 1, parity ^ 1);
+        attention(me, l, parity);
+        if (appender && !(s == steps - 1 && l == L - 1)) append(l + 1 == L ? 0 : l + 1);
+        pool->barrier();
+      }
+    }
+    if (phase > 0) merge(me, L - 1, static_cast<int>((phase - 1) & 1));
+  }
+};
+
+ParallelDecode::ParallelDecode(ThreadPool& pool, const CacheView& cache, std::int64_t context) : impl_(new Impl) {
+  Impl& m = *impl_;
+  if (!cache.geometry || !cache.data) throw HarnessError("parallel decode: cache view has no geometry or data");
+  m.pool = &pool;
+  m.cache = cache;
+  m.shape = cache.geometry->shape();
+  if (context < 1 || context > m.shape.capacity)
+    throw HarnessError("parallel decode: context " + std::to_string(context) + " must be in [1, capacity " +
+                       std::to_string(m.shape.capacity) + "]");
+  m.context = context;
+  m.T = pool.size();
+  m.L = m.shape.layers;
+  m.H = m.shape.kv_heads;
+  m.G = cache.geometry->group_size();
+  m.d = m.shape.head_dim;
+  m.qsize = std::int64_t{m.shape.q_heads} * m.d;
+  m.scale = 1.0f / std::sqrt(static_cast<float>(m.d));
+  m.plan = partition_decode(m.H, context, m.T);
+  m.workers.resize(static_cast<std::size_t>(m.T));
+  m.append_worker = m.T - 1;  // worker 0 also dispatches; give the (small) append to another
+
+  const std::int64_t pf = (attention_partial_floats(m.shape) + kAlignFloats - 1) / kAlignFloats * kAlignFloats;
+  for (int p = 0; p < 2; ++p) m.head_parts[p].resize(static_cast<std::size_t>(m.H));
+  const Cost attn = attention_cost(m.shape, context) * m.L;
+  const std::int64_t rows_total = std::int64_t{m.H} * context;
+  Cost assigned;
+  for (int w = 0; w < m.T; ++w) {
+    Impl::Worker& wk = m.workers[static_cast<std::size_t>(w)];
+    wk.items = m.plan[static_cast<std::size_t>(w)];
+    const std::size_t n = std::max<std::size_t>(wk.items.size(), 1);
+    wk.slab = std::make_unique<AlignedFloats>(2 * n * static_cast<std::size_t>(pf));
+    std::int64_t rows = 0;
+    for (int p = 0; p < 2; ++p)
+      for (std::size_t i = 0; i < wk.items.size(); ++i) {
+        const AttentionPartial part = attention_partial_from(wk.slab->p + (p * n + i) * pf, m.shape);
+        wk.parts[p].push_back(part);
+        m.head_parts[p][static_cast<std::size_t>(wk.items[i].kv_head)].push_back(part);
+      }
+    for (const WorkItem& it : wk.items) rows += it.t1 - it.t0;
+    // Exact integer shares of the attention cost by rows; the remainder goes to worker 0 below.
+    wk.attention_share.bytes_read = attn.bytes_read * rows / rows_total;
+    wk.attention_share.bytes_written = attn.bytes_written * rows / rows_total;
+    wk.attention_share.flops = attn.flops * rows / rows_total;
+    assigned += wk.attention_share;
+  }
+  Cost& w0 = m.workers[0].attention_share;
+  w0.bytes_read += attn.bytes_read - assigned.bytes_read;
+  w0.bytes_written += attn.bytes_written - assigned.bytes_written;
+  w0.flops += attn.flops - assigned.flops;
+  for (int w = 0; w < m.T; ++w) {
+    Impl::Worker& wk = m.workers[static_cast<std::size_t>(w)];
+    wk.step_share = wk.attention_share;
+    if (w == m.append_worker) wk.step_share += append_cost(m.shape) * m.L;
+    const std::int64_t layers_owned = w < m.L ? (m.L - w + m.T - 1) / m.T : 0;
+    wk.append_share = append_cost(m.shape) * layers_owned;
+  }
+  // Merge each head on a worker that computed a piece of it (its last piece), spreading heads.
+  for (std::int32_t h = 0; h < m.H; ++h) {
+    int owner = 0;
+    for (int w = 0; w < m.T; ++w)
+      for (const WorkItem& it : m.workers[static_cast<std::size_t>(w)].items)
+        if (it.kv_head == h) owner = w;
+    m.workers[static_cast<std::size_t>(owner)].merge_heads.push_back(h);
+  }
+  const std::size_t lq = static_cast<std::size_t>(m.L * m.qsize);
+  const std::size_t kv = static_cast<std::size_t>(m.H) * static_cast<std::size_t>(m.d);
+  m.queries = std::make_unique<AlignedFloats>(lq);
+  m.outputs = std::make_unique<AlignedFloats>(lq);
+  m.new_k = std::make_unique<AlignedFloats>(kv);
+  m.new_v = std::make_unique<AlignedFloats>(kv);
+  std::memset(m.outputs->p, 0, lq * sizeof(float));
+  // First touch of each worker's partials by that worker.
+  pool.run([&m, pf](int w) {
+    Impl::Worker& wk = m.workers[static_cast<std::size_t>(w)];
+    const std::size_t n = std::max<std::size_t>(wk.items.size(), 1);
+    std::memset(wk.slab->p, 0, 2 * n * static_cast<std::size_t>(pf) * sizeof(float));
+  });
+}
+
+ParallelDecode::~ParallelDecode() = default;
+
+void ParallelDecode::place_and_fill(std::uint64_t seed) {
+  Impl& m = *impl_;
+  const CacheGeometry& geo = *m.cache.geometry;
+  const DType dt = m.shape.dtype;
+  const std::size_t eb = dtype_bytes(dt);
+  m.pool->run([&](int w) {
+    std::vector<float> row(static_cast<std::size_t>(m.d));
+    std::vector<std::int8_t> q8(static_cast<std::size_t>(m.d));
+    for (const WorkItem& it : m.workers[static_cast<std::size_t>(w)].items)
+      for (int l = 0; l < m.L; ++l)
+        for (KV kv : {KV::kKey, KV::kValue})
+          for (std::int64_t t = it.t0; t < it.t1; ++t) {
+            const std::uint64_t rid = ((static_cast<std::uint64_t>(l) * 2 + static_cast<std::uint64_t>(kv)) * m.H +
+                                       static_cast<std::uint64_t>(it.kv_head)) * static_cast<std::uint64_t>(m.shape.capacity) +
+                                      static_cast<std::uint64_t>(t);
+            for (int j = 0; j < m.d; ++j) row[static_cast<std::size_t>(j)] = uniform(seed, rid * static_cast<std::uint64_t>(m.d) + static_cast<std::uint64_t>(j));
+            char* dst = static_cast<char*>(m.cache.data) + geo.byte_offset(l, kv, it.kv_head, t);
+            switch (dt) {
+              case DType::kF32: std::memcpy(dst, row.data(), static_cast<std::size_t>(m.d) * eb); break;
+              case DType::kF16:
+              case DType::kBF16:
+                for (int j = 0; j < m.d; ++j) {
+                  const std::uint16_t h = dt == DType::kF16 ? f32_to_f16(row[static_cast<std::size_t>(j)])
+                                                            : f32_to_bf16(row[static_cast<std::size_t>(j)]);
+                  std::memcpy(dst + j * 2, &h, 2);
+                }
+                break;
+              case DType::kI8: {
+                const float sc = int8_row_scale(row.data(), m.d);
+                encode_int8_row(row.data(), m.d, sc, q8.data());
+                std::memcpy(dst, q8.data(), static_cast<std::size_t>(m.d));
+                if (m.cache.scales) m.cache.scales[geo.scale_index(l, kv, it.kv_head, t)] = sc;
+                break;
+              }
+            }
+          }
+  });
+  const std::uint64_t s2 = mix(seed + 1);
+  for (std::int64_t i = 0; i < m.L * m.qsize; ++i) m.queries->p[i] = uniform(s2, static_cast<std::uint64_t>(i));
+  const std::int64_t kv = std::int64_t{m.H} * m.d;
+  for (std::int64_t i = 0; i < kv; ++i) {
+    m.new_k->p[i] = uniform(s2 + 1, static_cast<std::uint64_t>(i));
+    m.new_v->p[i] = uniform(s2 + 2, static_cast<std::uint64_t>(i));
+  }
+}
+
+void ParallelDecode::run(Mode mode, std::int64_t steps, CounterSet* counters) {
+  Impl& m = *impl_;
+  if (steps < 1) return;
+  if (mode != Mode::kAttention && m.shape.dtype == DType::kI8 && !m.cache.scales)
+    throw HarnessError("parallel decode: int8 cache needs a scale array");
+  m.pool->run([&m, mode, steps, counters](int w) {
+    if (counters) counters->start(w);
+    m.run_worker(w, mode, steps);
+    const Impl::Worker& me = m.workers[static_cast<std::size_t>(w)];
+    const Cost share = mode == Mode::kStep ? me.step_share : mode == Mode::kAttention ? me.attention_share : me.append_share;
+    sde_count(share * steps);
+    if ((mode == Mode::kStep && w == m.append_worker) || (mode == Mode::kAppend && w == 0)) sde_count_tokens(steps);
+    if (counters) counters->stop(w);
+  });
+  const int f = m.failure.exchange(0);
+  if (f != 0) throw HarnessError(std::string("parallel decode: kernel failed: ") + status_message(static_cast<Status>(f)));
+}
+
+const std::vector<std::vector<WorkItem>>& ParallelDecode::plan() const noexcept { return impl_->plan; }
+std::int64_t ParallelDecode::context() const noexcept { return impl_->context; }
+std::int64_t ParallelDecode::append_position() const noexcept { return impl_->context - 1; }
+
+Cost ParallelDecode::cost(Mode mode) const {
+  const Impl& m = *impl_;
+  switch (mode) {
+    case Mode::kStep: return decode_step_cost(m.shape, m.context);
+    case Mode::kAttention: return attention_cost(m.shape, m.context) * m.L;
+    case Mode::kAppend: return append_cost(m.shape) * m.L;
+  }
+  return {};
+}
+
+const float* ParallelDecode::query(std::int32_t layer) const { return impl_->queries->p + layer * impl_->qsize; }
+const float* ParallelDecode::output(std::int32_t layer) const { return impl_->outputs->p + layer * impl_->qsize; }
+const float* ParallelDecode::new_key() const { return impl_->new_k->p; }
+const float* ParallelDecode::new_value() const { return impl_->new_v->p; }
+float ParallelDecode::scale() const noexcept { return impl_->scale; }
+
+}  // namespace kvb

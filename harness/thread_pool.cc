@@ -1,0 +1,185 @@
+#include "harness/thread_pool.h"
+
+#include <hwloc.h>
+#include <sched.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "harness/error.h"
+#include "harness/topology.h"
+
+namespace kvb {
+namespace {
+
+inline void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Spin first (a decode step has a barrier per layer, microseconds apart), then sleep on a
+// futex (std::atomic::wait) so idle workers do not steal the PUs of other programs.
+constexpr int kSpinIterations = 1 << 14;
+
+// Waits until `word` differs from `old`. `sleepers` lets the waker skip the futex syscall
+// when nobody sleeps (seq_cst on both sides: either the waker sees the sleeper or the
+// sleeper sees the new value).
+void wait_change(const std::atomic<std::uint32_t>& word, std::uint32_t old,
+                 std::atomic<int>& sleepers) noexcept {
+  for (int i = 0; i < kSpinIterations; ++i) {
+    if (word.load(std::memory_order_acquire) != old) return;
+    cpu_relax();
+  }
+  sleepers.fetch_add(1, std::memory_order_seq_cst);
+  while (word.load(std::memory_order_seq_cst) == old) word.wait(old, std::memory_order_seq_cst);
+  sleepers.fetch_sub(1, std::memory_order_relaxed);
+}
+
+void publish(std::atomic<std::uint32_t>& word, std::atomic<int>& sleepers) noexcept {
+  word.fetch_add(1, std::memory_order_seq_cst);
+  if (sleepers.load(std::memory_order_seq_cst) > 0) word.notify_all();
+}
+
+}  // namespace
+
+struct ThreadPool::Impl {
+  const Topology* topo = nullptr;
+  int n = 0;
+  PinPolicy pin;
+  std::vector<unsigned> pus;
+  std::vector<std::thread> threads;
+  hwloc_cpuset_t caller_saved = nullptr;
+
+  alignas(64) std::atomic<std::uint32_t> dispatch_gen{0};
+  void (*fn)(void*, int) = nullptr;
+  void* ctx = nullptr;
+  bool quit = false;
+  alignas(64) std::atomic<int> arrived{0};
+  alignas(64) std::atomic<std::uint32_t> barrier_gen{0};
+  alignas(64) std::atomic<int> sleepers{0};
+  std::atomic<int> bind_failures{0};
+  std::string bind_error;
+
+  void bind_self(int w) {
+    if (pus.empty()) return;
+    hwloc_cpuset_t set = hwloc_bitmap_alloc();
+    hwloc_bitmap_only(set, pus[static_cast<std::size_t>(w)]);
+    if (hwloc_set_cpubind(topo->raw(), set, HWLOC_CPUBIND_THREAD) != 0) {
+      if (bind_failures.fetch_add(1) == 0)
+        bind_error = "binding worker " + std::to_string(w) + " to PU " +
+                     std::to_string(pus[static_cast<std::size_t>(w)]) + " failed: " + std::strerror(errno);
+    }
+    hwloc_bitmap_free(set);
+  }
+
+  void barrier() noexcept {
+    const std::uint32_t gen = barrier_gen.load(std::memory_order_acquire);
+    if (arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == n) {
+      arrived.store(0, std::memory_order_relaxed);
+      publish(barrier_gen, sleepers);
+    } else {
+      wait_change(barrier_gen, gen, sleepers);
+    }
+  }
+
+  void shutdown() {
+    quit = true;
+    publish(dispatch_gen, sleepers);
+    for (std::thread& t : threads) t.join();
+    threads.clear();
+    if (caller_saved) {
+      hwloc_set_cpubind(topo->raw(), caller_saved, HWLOC_CPUBIND_THREAD);
+      hwloc_bitmap_free(caller_saved);
+      caller_saved = nullptr;
+    }
+  }
+
+  void worker_main(int w) {
+    bind_self(w);
+    std::uint32_t seen = 0;
+    barrier();  // construction handshake: binding done
+    for (;;) {
+      wait_change(dispatch_gen, seen, sleepers);
+      seen = dispatch_gen.load(std::memory_order_acquire);
+      if (quit) return;
+      fn(ctx, w);
+      barrier();
+    }
+  }
+};
+
+ThreadPool::ThreadPool(const Topology& topo, int threads, const PinPolicy& pin) : impl_(new Impl) {
+  Impl& m = *impl_;
+  m.topo = &topo;
+  m.n = threads;
+  m.pin = pin;
+  m.pus = choose_pus(topo, threads, pin);  // throws on impossible requests
+  if (!m.pus.empty()) {
+    m.caller_saved = hwloc_bitmap_alloc();
+    hwloc_get_cpubind(topo.raw(), m.caller_saved, HWLOC_CPUBIND_THREAD);
+  }
+  m.bind_self(0);
+  for (int w = 1; w < threads; ++w) m.threads.emplace_back([&m, w] { m.worker_main(w); });
+  m.barrier();
+  if (m.bind_failures.load() != 0) {
+    const std::string err = m.bind_error;
+    m.shutdown();
+    throw HarnessError(err);
+  }
+}
+
+ThreadPool::~ThreadPool() {
+  if (impl_) impl_->shutdown();
+}
+
+int ThreadPool::size() const noexcept { return impl_->n; }
+const PinPolicy& ThreadPool::pin() const noexcept { return impl_->pin; }
+const std::vector<unsigned>& ThreadPool::bound_pus() const noexcept { return impl_->pus; }
+
+void ThreadPool::run_raw(void (*fn)(void*, int), void* ctx) {
+  Impl& m = *impl_;
+  m.fn = fn;
+  m.ctx = ctx;
+  publish(m.dispatch_gen, m.sleepers);
+  fn(ctx, 0);
+  m.barrier();
+}
+
+void ThreadPool::barrier() noexcept { impl_->barrier(); }
+
+std::vector<unsigned> ThreadPool::where_workers_run() {
+  std::vector<unsigned> where(static_cast<std::size_t>(size()));
+  hwloc_topology_t h = impl_->topo->raw();
+  run([&](int w) {
+    hwloc_cpuset_t set = hwloc_bitmap_alloc();
+    int pu = -1;
+    if (hwloc_get_last_cpu_location(h, set, HWLOC_CPUBIND_THREAD) == 0) pu = hwloc_bitmap_first(set);
+    if (pu < 0) pu = sched_getcpu();
+    hwloc_bitmap_free(set);
+    where[static_cast<std::size_t>(w)] = static_cast<unsigned>(pu);
+  });
+  return where;
+}
+
+std::string ThreadPool::pu_list() {
+  const std::vector<unsigned> where = where_workers_run();
+  std::string s;
+  for (std::size_t i = 0; i < where.size(); ++i) s += (i ? "+" : "") + std::to_string(where[i]);
+  return s;
+}
+
+double ThreadPool::empty_dispatch_ns(int rounds) {
+  auto noop = [](int) {};
+  for (int i = 0; i < 100; ++i) run(noop);  // wake everybody up first
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < rounds; ++i) run(noop);
+  const auto t1 = std::chrono::steady_clock::now();
+  return std::chrono::duration<double, std::nano>(t1 - t0).count() / rounds;
+}
+
+}  // namespace kvb

@@ -1,0 +1,69 @@
+// Machine topology as hwloc sees it: packages, NUMA nodes, cores, PUs and every cache
+// instance with the PUs sharing it. In a VM hwloc and the OS (/sys, /proc) can disagree;
+// the disagreements are recorded, not hidden.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct hwloc_topology;  // hwloc_topology_t is `struct hwloc_topology*`
+
+namespace kvb {
+
+enum class CacheType { kData, kInstruction, kUnified };
+
+struct CacheInstance {
+  int level = 0;                  // 1, 2, 3, ...
+  CacheType type = CacheType::kUnified;
+  std::int64_t bytes = 0;         // size of this one instance
+  int line_bytes = 0;
+  std::vector<unsigned> pus;      // OS indices of the PUs that share it
+};
+
+class Topology {
+ public:
+  // Loads the topology of this machine (throws HarnessError if hwloc fails).
+  static std::unique_ptr<Topology> discover();
+  ~Topology();
+  Topology(const Topology&) = delete;
+  Topology& operator=(const Topology&) = delete;
+
+  int packages() const noexcept { return packages_; }
+  int numa_nodes() const noexcept { return numa_nodes_; }
+  int cores() const noexcept { return cores_; }
+  int pu_count() const noexcept { return static_cast<int>(pus_.size()); }
+  const std::vector<unsigned>& pus() const noexcept { return pus_; }  // OS indices, hwloc order
+  std::int64_t memory_bytes() const noexcept { return memory_bytes_; }
+  const std::vector<CacheInstance>& caches() const noexcept { return caches_; }
+
+  // Size of one instance of the data (or unified) cache at `level`, if the level exists.
+  std::optional<std::int64_t> cache_bytes(int level) const;
+  int last_level() const noexcept;  // deepest data/unified cache level, 0 if none
+  // Sum of last-level cache instances touched by `pus` (all PUs if empty).
+  std::int64_t llc_bytes_for(const std::vector<unsigned>& pus) const;
+  // Data/unified cache size at `level` summed over the instances touched by `pus`.
+  std::int64_t cache_bytes_for(int level, const std::vector<unsigned>& pus) const;
+  // NUMA node (OS index) holding PU `pu`; 0 if unknown.
+  unsigned numa_node_of(unsigned pu) const;
+  bool has_pu(unsigned pu) const noexcept;
+
+  // Where hwloc and the OS (/sys/devices/system, /proc/meminfo) disagree, one line each.
+  const std::vector<std::string>& os_disagreements() const noexcept { return disagreements_; }
+  // Multi-line human-readable description (`kvbench topo`).
+  std::string describe() const;
+
+  hwloc_topology* raw() const noexcept { return topo_; }
+
+ private:
+  Topology() = default;
+  hwloc_topology* topo_ = nullptr;
+  int packages_ = 0, numa_nodes_ = 0, cores_ = 0;
+  std::vector<unsigned> pus_;
+  std::int64_t memory_bytes_ = 0;
+  std::vector<CacheInstance> caches_;
+  std::vector<std::string> disagreements_;
+};
+
+}  // namespace kvb

@@ -1,0 +1,289 @@
+// End-to-end tests of the real kvbench binary in a temporary directory.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace {
+namespace fs = std::filesystem;
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> split(const std::string& line, char sep) {
+  std::vector<std::string> cells;
+  std::string cell;
+  std::istringstream in(line);
+  while (std::getline(in, cell, sep)) cells.push_back(cell);
+  if (!line.empty() && line.back() == sep) cells.emplace_back();
+  return cells;
+}
+
+// A parsed CSV: header and rows as column -> value.
+struct Csv {
+  std::vector<std::string> header;
+  std::vector<std::map<std::string, std::string>> rows;
+};
+
+Csv read_csv(const fs::path& p) {
+  Csv csv;
+  std::ifstream in(p);
+  std::string line;
+  if (!std::getline(in, line)) return csv;
+  csv.header = split(line, ',');
+  while (std::getline(in, line)) {
+    const std::vector<std::string> cells = split(line, ',');
+    EXPECT_EQ(cells.size(), csv.header.size()) << line;
+    std::map<std::string, std::string> row;
+    for (std::size_t i = 0; i < cells.size() && i < csv.header.size(); ++i) row[csv.header[i]] = cells[i];
+    csv.rows.push_back(std::move(row));
+  }
+  return csv;
+}
+
+class KvbenchBinary : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("kvb_bin_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+  std::string command_line(const std::string& args) const {
+    return "cd '" + dir_.string() + "' && KVBENCH_MODELS_DIR='" KVBENCH_TEST_SOURCE_DIR
+           "/configs/models' '" KVBENCH_BINARY "' " + args;
+  }
+  Result run(const std::string& args) const {
+    Result r;
+    const std::string cmd = command_line(args) + " >'" + (dir_ / "stdout").string() + "' 2>'" +
+                            (dir_ / "stderr").string() + "'";
+    const int raw = std::system(cmd.c_str());
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.out = slurp(dir_ / "stdout");
+    r.err = slurp(dir_ / "stderr");
+    return r;
+  }
+  fs::path dir_;
+};
+
+const char* kSmoke = "run --config ci-smoke --benchmarks decode_step,append ";
+
+TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
+  const Result r = run("run --config ci-smoke --out smoke.csv");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("results: smoke.csv"), std::string::npos) << r.out;
+  const Csv csv = read_csv(dir_ / "smoke.csv");
+  const std::vector<std::string> required = {
+      "schema_version", "run_id", "timestamp", "host", "cpu_vendor", "cpu_model", "isa",
+      "pus_total", "numa_nodes", "l1d_bytes", "l2_bytes", "l3_bytes", "llc_bytes", "mem_bytes",
+      "os_kernel", "hypervisor", "thp_mode", "governor", "compiler", "cxx_flags", "git_commit",
+      "kvbench_version", "benchmark", "model", "layout", "dtype", "layers", "q_heads",
+      "kv_heads", "head_dim", "context", "window", "batch", "threads", "pin", "pu_list",
+      "placement", "thp", "cache_state", "ws_level", "aggregate", "repetition", "iterations",
+      "ns_per_step", "tokens_per_s", "bytes_read", "bytes_written", "flops", "gbps", "gflops",
+      "ai_flop_per_byte", "working_set_bytes", "ws_over_llc", "ceiling_gbps", "pct_of_ceiling",
+      "valid", "max_rel_err", "c:sde:::kvbench::KV_BYTES_READ",
+      "c:sde:::kvbench::KV_BYTES_READ:status"};
+  for (const std::string& column : required) {
+    EXPECT_NE(std::find(csv.header.begin(), csv.header.end(), column), csv.header.end())
+        << "missing column " << column;
+  }
+  // 2 contexts x 2 dtypes x 3 families x (2 repetitions + mean, median, stddev, cv).
+  std::map<std::string, int> per_aggregate;
+  int decode_rows = 0, ceiling_rows = 0;
+  std::set<std::string> run_ids;
+  for (const auto& row : csv.rows) {
+    run_ids.insert(row.at("run_id"));
+    EXPECT_EQ(row.at("schema_version"), "1");
+    if (row.at("benchmark").rfind("ceiling_", 0) == 0) {
+      ++ceiling_rows;
+      continue;
+    }
+    ++decode_rows;
+    ++per_aggregate[row.at("aggregate")];
+    EXPECT_EQ(row.at("valid"), "1") << row.at("benchmark") << " " << row.at("dtype");
+    EXPECT_FALSE(row.at("max_rel_err").empty());
+    EXPECT_FALSE(row.at("pu_list").empty());
+    if (row.at("aggregate") == "none" || row.at("aggregate") == "mean") {
+      EXPECT_GT(std::stod(row.at("gbps")), 0);
+      EXPECT_GT(std::stod(row.at("ns_per_step")), 0);
+      EXPECT_FALSE(row.at("ceiling_gbps").empty());
+      EXPECT_EQ(row.at("c:sde:::kvbench::KV_BYTES_READ:status").empty(), false);
+    }
+    if (row.at("benchmark") == "decode_step" && row.at("aggregate") == "none") {
+      EXPECT_GT(std::stod(row.at("tokens_per_s")), 0);
+      const double expected = std::stod(row.at("layers")) * 2 * std::stod(row.at("kv_heads")) *
+                              std::stod(row.at("context")) * std::stod(row.at("head_dim")) *
+                              (row.at("dtype") == "fp32" ? 4 : 1);
+      EXPECT_GE(std::stod(row.at("working_set_bytes")), expected);
+    }
+  }
+  EXPECT_EQ(run_ids.size(), 1u);
+  EXPECT_EQ(decode_rows, 2 * 2 * 3 * 6);
+  EXPECT_EQ(per_aggregate["none"], 24);
+  EXPECT_EQ(per_aggregate["cv"], 12);
+  EXPECT_GT(ceiling_rows, 0);
+}
+
+TEST_F(KvbenchBinary, NeverOverwritesAnExistingFile) {
+  std::ofstream(dir_ / "precious.csv") << "keep me\n";
+  const Result r = run(std::string(kSmoke) + "--out precious.csv");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("exists"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(dir_ / "precious.csv"), "keep me\n");
+  // --append refuses a file with other columns, and still leaves it alone.
+  const Result a = run(std::string(kSmoke) + "--out precious.csv --append");
+  EXPECT_EQ(a.status, 2) << a.err;
+  EXPECT_EQ(slurp(dir_ / "precious.csv"), "keep me\n");
+  // --force is the explicit way to replace it.
+  const Result f = run(std::string(kSmoke) + "--out precious.csv --force --ceilings none");
+  EXPECT_EQ(f.status, 0) << f.err;
+  EXPECT_NE(slurp(dir_ / "precious.csv").find("schema_version"), std::string::npos);
+}
+
+TEST_F(KvbenchBinary, ResumeAfterKilledRunCompletesWithoutLosingRows) {
+  // Start a run, kill it once some benchmark rows are on disk, then resume.
+  const fs::path csv_path = dir_ / "killed.csv";
+  const std::string cmd = command_line("run --config ci-smoke --min-time 0.2 --out killed.csv");
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", ("exec >/dev/null 2>&1; " + cmd).c_str(), nullptr);
+    _exit(127);
+  }
+  bool saw_rows = false;
+  for (int i = 0; i < 600 && !saw_rows; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    saw_rows = slurp(csv_path).find("decode_step") != std::string::npos;
+  }
+  // sh exec'd kvbench, so pid is kvbench itself.
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(saw_rows);
+  const std::string before = slurp(csv_path);
+  const std::size_t last_newline = before.rfind('\n');
+  ASSERT_NE(last_newline, std::string::npos);
+  const std::string complete_prefix = before.substr(0, last_newline + 1);
+
+  const Result r = run("run --config ci-smoke --out killed.csv --resume");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const std::string after = slurp(csv_path);
+  EXPECT_EQ(after.compare(0, complete_prefix.size(), complete_prefix), 0) << "rows were lost";
+  // Every configuration is now complete: each (benchmark, dtype, context) has its cv row.
+  const Csv csv = read_csv(csv_path);
+  std::set<std::string> with_cv;
+  for (const auto& row : csv.rows) {
+    if (row.at("aggregate") == "cv") {
+      with_cv.insert(row.at("benchmark") + row.at("dtype") + row.at("context"));
+    }
+  }
+  EXPECT_EQ(with_cv.size(), 12u);
+
+  // Resuming a complete file runs nothing and adds no row.
+  const Result again = run("run --config ci-smoke --out killed.csv --resume");
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(slurp(csv_path), after);
+}
+
+TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
+  struct Case {
+    std::string args, expect;
+  };
+  const std::vector<Case> cases = {
+      {std::string(kSmoke) + "--contxt 5", "did you mean '--context'"},
+      {std::string(kSmoke) + "--context 12x", "bad value '12x' for --context"},
+      {std::string(kSmoke) + "--dtype fp8", "bad value 'fp8' for --dtype"},
+      {std::string(kSmoke) + "--q-heads 6 --kv-heads 4", "not a multiple of kv_heads"},
+      {std::string(kSmoke) + "--context 8192", "beyond the model's capacity"},
+      {"run --model llama-3-405b --context 131072 --dtype fp32 --threads 1", "requires"},
+      {"run --config no-such-sweep", "no-such-sweep"},
+      {"run --model qwen3-0.6", "did you mean 'qwen3-0.6b'"},
+      {std::string(kSmoke) + "--out missing.csv --append", "does not exist"},
+      {"run --benchmark_bogus=1 --config ci-smoke", "benchmark_bogus"},
+      {"sizee", "did you mean 'size'"},
+      {"size --format xml", "bad value 'xml' for --format"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args);
+    const Result r = run(c.args);
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
+  }
+  // An unknown option inside a config file names the file and the closest option.
+  std::ofstream(dir_ / "typo.ini") << "kv-head = 2\n";
+  const Result r = run("run --config typo.ini");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("typo.ini"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'--kv-heads'"), std::string::npos) << r.err;
+  // Nothing ran, so no results file was started.
+  EXPECT_FALSE(fs::exists(dir_ / "results"));
+}
+
+TEST_F(KvbenchBinary, SkipInvalidDropsImpossibleCombinations) {
+  const Result r = run(std::string(kSmoke) +
+                       "--kv-heads 2,3 --skip-invalid --dry-run --out dry.csv");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("skipping 2 invalid"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "dry.csv"));
+}
+
+TEST_F(KvbenchBinary, SizeCsvHasExactPresetBytes) {
+  const Result r = run("size --model qwen3-0.6b --context 1024 --dtype fp32,int8 --format csv");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<std::string> lines = split(r.out, '\n');
+  ASSERT_GE(lines.size(), 3u);
+  const std::vector<std::string> header = split(lines[0], ',');
+  for (const char* column : {"model", "layers", "kv_heads", "head_dim", "context", "dtype",
+                             "bytes_per_token", "total_bytes"}) {
+    EXPECT_NE(std::find(header.begin(), header.end(), column), header.end()) << column;
+  }
+  EXPECT_NE(lines[1].find("qwen3-0.6b,28,16,8,128,1024,"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[1].find(",229376,8388608,234881024,"), std::string::npos) << lines[1];
+  // Every preset sizes; the table mentions this machine's LLC.
+  const Result all = run("size");
+  EXPECT_EQ(all.status, 0) << all.err;
+  EXPECT_NE(all.out.find("llama-3-405b"), std::string::npos);
+  EXPECT_NE(all.out.find("mistral-7b"), std::string::npos);
+}
+
+TEST_F(KvbenchBinary, HelpListsCommandsAndOptions) {
+  const Result top = run("--help");
+  EXPECT_EQ(top.status, 0);
+  for (const char* cmd : {"run", "size", "topo", "ceilings", "report", "compare"}) {
+    EXPECT_NE(top.out.find(cmd), std::string::npos) << cmd;
+  }
+  const Result help = run("run --help");
+  EXPECT_EQ(help.status, 0);
+  for (const char* opt : {"--context", "--cache-state", "--resume", "--skip-invalid", "--force"}) {
+    EXPECT_NE(help.out.find(opt), std::string::npos) << opt;
+  }
+  EXPECT_EQ(run("").status, 2);
+}
+
+}  // namespace

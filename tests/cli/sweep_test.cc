@@ -1,0 +1,142 @@
+#include <gtest/gtest.h>
+
+#include "benchmarks/sweep.h"
+#include "benchmarks/usage_error.h"
+
+namespace kvb {
+namespace {
+
+MachineFacts two_pu_machine() {
+  MachineFacts m;
+  m.pus_total = 2;
+  m.l2_bytes = 2 << 20;
+  m.llc_bytes = 32 << 20;
+  m.mem_bytes = std::int64_t{8} << 30;
+  m.mem_available = std::int64_t{4} << 30;
+  return m;
+}
+
+SweepSpec qwen_like() {
+  SweepSpec s;
+  s.model = "qwen3-0.6b";
+  s.layers = {28};
+  s.q_heads = {16};
+  s.kv_heads = {8};
+  s.head_dim = {128};
+  s.context = {1024};
+  s.max_context = 40960;
+  return s;
+}
+
+TEST(Sweep, CartesianProductOfEveryList) {
+  SweepSpec s = qwen_like();
+  s.context = {64, 128, 256};
+  s.dtypes = {DType::kF32, DType::kBF16};
+  s.threads = {"1", "all"};
+  s.cache_states = {CacheState::kWarm, CacheState::kCold};
+  const SweepPlan plan = expand_sweep(s, two_pu_machine());
+  EXPECT_TRUE(plan.rejected.empty());
+  ASSERT_EQ(plan.configs.size(), 3u * 2 * 2 * 2);
+  EXPECT_EQ(plan.configs.back().threads, 2);  // "all" = every PU
+}
+
+TEST(Sweep, InvalidCombinationsAreListedWithReasons) {
+  SweepSpec s = qwen_like();
+  s.q_heads = {16, 12};
+  s.kv_heads = {8};
+  s.context = {1024, 50000};
+  s.threads = {"1", "3"};
+  const SweepPlan plan = expand_sweep(s, two_pu_machine());
+  ASSERT_EQ(plan.configs.size(), 1u);  // q16, ctx 1024, 1 thread
+  ASSERT_EQ(plan.rejected.size(), 7u);
+  bool saw_gqa = false, saw_capacity = false, saw_threads = false;
+  for (const RejectedConfig& r : plan.rejected) {
+    saw_gqa |= r.reason.find("not a multiple of kv_heads") != std::string::npos;
+    saw_capacity |= r.reason.find("beyond the model's capacity") != std::string::npos;
+    saw_threads |= r.reason.find("exceeds the 2 PUs") != std::string::npos;
+  }
+  EXPECT_TRUE(saw_gqa);
+  EXPECT_TRUE(saw_capacity);
+  EXPECT_TRUE(saw_threads);
+}
+
+TEST(Sweep, MalformedPinIsAnError) {
+  SweepSpec s = qwen_like();
+  s.pins = {"spread"};
+  EXPECT_THROW(expand_sweep(s, two_pu_machine()), UsageError);
+  s.pins = {"pus:0+1"};
+  s.threads = {"1"};
+  const SweepPlan plan = expand_sweep(s, two_pu_machine());
+  ASSERT_EQ(plan.rejected.size(), 1u);  // two PUs for one thread
+}
+
+TEST(Sweep, WeightsStateNeedsModelSizes) {
+  SweepSpec s = qwen_like();
+  s.cache_states = {CacheState::kWeights};
+  EXPECT_EQ(expand_sweep(s, two_pu_machine()).rejected.size(), 1u);
+  s.hidden_size = 1024;
+  s.intermediate_size = 3072;
+  EXPECT_EQ(expand_sweep(s, two_pu_machine()).configs.size(), 1u);
+}
+
+TEST(Sweep, AutoContextsSpanL2LlcAndDram) {
+  SweepSpec s = qwen_like();
+  s.context.clear();
+  s.context_auto = true;
+  s.dtypes = {DType::kF32, DType::kI8};
+  const MachineFacts m = two_pu_machine();
+  const SweepPlan plan = expand_sweep(s, m);
+  ASSERT_EQ(plan.configs.size(), 6u);
+  for (std::size_t i = 0; i < plan.configs.size(); i += 3) {
+    EXPECT_LT(plan.configs[i].kv_bytes(), m.l2_bytes);
+    EXPECT_LE(plan.configs[i + 1].kv_bytes(), m.llc_bytes / 2);
+    EXPECT_GT(plan.configs[i + 1].kv_bytes(), m.llc_bytes / 4);
+    EXPECT_GE(plan.configs[i + 2].kv_bytes(), 4 * m.llc_bytes);
+  }
+}
+
+TEST(Sweep, SlidingWindowBoundsAttendedPositions) {
+  DecodeConfig c;
+  c.shape.layers = 32;
+  c.shape.q_heads = 32;
+  c.shape.kv_heads = 8;
+  c.shape.head_dim = 128;
+  c.shape.context = 8192;
+  c.shape.window = 4096;
+  EXPECT_EQ(c.attended(), 4096);
+  EXPECT_EQ(c.cache_shape().capacity, 4096);
+  EXPECT_EQ(c.kv_bytes(), std::int64_t{2} * 32 * 8 * 4096 * 128 * 4);
+}
+
+TEST(Sweep, MemoryRefusalNamesRequiredAndAvailable) {
+  SweepSpec s = qwen_like();
+  s.context = {1024, 40960};  // 40960 fp32 tokens = 9.4 GB > 4 GiB available
+  const SweepPlan plan = expand_sweep(s, two_pu_machine());
+  ASSERT_EQ(plan.configs.size(), 2u);
+  try {
+    check_memory(plan.configs, two_pu_machine());
+    FAIL() << "no refusal";
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("1 configuration(s)"), std::string::npos) << what;
+    EXPECT_NE(what.find("requires 9395"), std::string::npos) << what;
+    EXPECT_NE(what.find("available 4294967296"), std::string::npos) << what;
+  }
+  EXPECT_NO_THROW(check_memory({plan.configs[0]}, two_pu_machine()));
+}
+
+TEST(Sweep, WeightBytesPerLayerOfQwen) {
+  DecodeConfig c;
+  c.shape.layers = 28;
+  c.shape.q_heads = 16;
+  c.shape.kv_heads = 8;
+  c.shape.head_dim = 128;
+  c.shape.hidden_size = 1024;
+  c.shape.intermediate_size = 3072;
+  c.shape.weight_bytes = 2;
+  // q 1024x2048, k,v 1024x1024 each, o 2048x1024, gate/up/down 1024x3072: 15,728,640 params.
+  EXPECT_EQ(c.weight_bytes_per_layer(), std::int64_t{15728640} * 2);
+}
+
+}  // namespace
+}  // namespace kvb
