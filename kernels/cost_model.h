@@ -21,14 +21,23 @@ inline Cost operator*(Cost c, std::int64_t n) noexcept {
   c.bytes_read *= n; c.bytes_written *= n; c.flops *= n; return c;
 }
 
+// Flop convention: a fused multiply-add counts as 2 flops; exp, max and compare count as 1.
+// Per query head and cached position attention does 2*d (q.k) + 2*d (p*v) + kSoftmaxFlopsPerScore
+// (scale multiply, running max, exp, running sum), plus d per query head for the final 1/sum.
+// Decoding fp16/bf16/int8 and the int8 row-scale multiplies are not counted (conversion, not
+// arithmetic of the model). Writes count 0 flops.
+inline constexpr std::int64_t kSoftmaxFlopsPerScore = 4;
+
 // Decode attention for ONE layer over `context` cached positions (GQA-grouped: each K/V row
-// read once). Flops: per query head and position 2*d (q.k) + 2*d (p*v) + softmax constant.
+// read once). Bytes read: K and V rows (+ one fp32 scale per row for int8) + the fp32 queries;
+// bytes written: the fp32 outputs.
 Cost attention_cost(const CacheShape& shape, std::int64_t context) noexcept;
 // One-token append of K and V for all KV heads of ONE layer (fp32 in, dtype out).
 Cost append_cost(const CacheShape& shape) noexcept;
 // Prefill bulk copy of `tokens` positions for ONE layer.
 Cost prefill_copy_cost(const CacheShape& shape, std::int64_t tokens) noexcept;
-// One decode step over all layers: append one token then attend over `context` positions.
+// One decode step over all layers: append one token then attend over `context` positions
+// (`context` counts the appended token if the caller attends to it).
 Cost decode_step_cost(const CacheShape& shape, std::int64_t context) noexcept;
 
 }  // namespace kvb

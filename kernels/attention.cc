@@ -1,0 +1,413 @@
+// Fast decode attention: GQA-grouped, tiled, single-pass online softmax, Highway runtime dispatch.
+//
+// Per tile of kTile positions: (1) scores for every (row, head) of the group with register-blocked
+// dot products (each K chunk is decoded once per block of heads, several rows in flight); (2) one
+// vectorised exp over the tile's scores and one online-softmax rescale per tile; (3) the V rows of
+// the tile accumulated into the group's accumulators, register-blocked over heads and dims.
+// fp16/bf16/int8 rows are decoded in registers (PromoteTo / ConvertTo); int8 row scales are folded
+// into the scores (K) and the probabilities (V) so the decode is a plain widening convert.
+
+#include "kernels/attention.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "kernels/codecs.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/attention.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "hwy/contrib/math/math-inl.h"
+
+#ifndef KVBENCH_KERNELS_ATTENTION_DETAIL_
+#define KVBENCH_KERNELS_ATTENTION_DETAIL_  // foreach_target re-includes this file per target
+namespace kvb::detail {
+
+// Everything one dispatched call needs; built and validated by attention_partial().
+struct PartialArgs {
+  const void* k;        // K row of position t0
+  const void* v;        // V row of position t0
+  const float* kscale;  // int8: scale of K row t0, else null
+  const float* vscale;
+  std::int64_t stride;  // elements between consecutive positions
+  std::int64_t rows;    // t1 - t0
+  std::int32_t head_dim;
+  std::int32_t heads;   // query heads in this pass (<= kMaxHeadsPerPass)
+  DType dtype;
+  const float* q;       // [heads][head_dim]
+  float scale;
+  float* max;
+  float* sum;
+  float* acc;           // [heads][head_dim]
+};
+
+// Heads per pass bound the on-stack score tile; larger groups take several passes (each pass
+// re-reads the rows, which only matters for groups larger than any current model uses).
+inline constexpr std::int32_t kMaxHeadsPerPass = 32;
+inline constexpr std::int64_t kTile = 16;  // positions per softmax tile
+
+}  // namespace kvb::detail
+#endif  // KVBENCH_KERNELS_ATTENTION_DETAIL_
+
+HWY_BEFORE_NAMESPACE();
+namespace kvb {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+using detail::kMaxHeadsPerPass;
+using detail::kTile;
+using detail::PartialArgs;
+
+// --- Row element access: vector chunk of Lanes(df) elements decoded to fp32, and scalar tail.
+template <class D>
+HWY_INLINE hn::Vec<D> LoadChunk(D df, const float* p) { return hn::LoadU(df, p); }
+template <class D>
+HWY_INLINE hn::Vec<D> LoadChunk(D df, const hwy::float16_t* p) {
+  return hn::PromoteTo(df, hn::LoadU(hn::Rebind<hwy::float16_t, D>(), p));
+}
+template <class D>
+HWY_INLINE hn::Vec<D> LoadChunk(D df, const hwy::bfloat16_t* p) {
+  return hn::PromoteTo(df, hn::LoadU(hn::Rebind<hwy::bfloat16_t, D>(), p));
+}
+template <class D>
+HWY_INLINE hn::Vec<D> LoadChunk(D df, const std::int8_t* p) {
+  const hn::Rebind<std::int32_t, D> di32;
+  return hn::ConvertTo(df, hn::PromoteTo(di32, hn::LoadU(hn::Rebind<std::int8_t, D>(), p)));
+}
+
+HWY_INLINE float LoadScalar(const float* p) { return *p; }
+HWY_INLINE float LoadScalar(const hwy::float16_t* p) {
+  std::uint16_t bits;
+  std::memcpy(&bits, p, sizeof(bits));
+  return f16_to_f32(bits);
+}
+HWY_INLINE float LoadScalar(const hwy::bfloat16_t* p) {
+  std::uint16_t bits;
+  std::memcpy(&bits, p, sizeof(bits));
+  return bf16_to_f32(bits);
+}
+HWY_INLINE float LoadScalar(const std::int8_t* p) { return static_cast<float>(*p); }
+
+// Register blocking. 512-bit targets have 32 vector registers, narrower ones 16.
+constexpr int kHeadsBlock = HWY_MAX_BYTES >= 64 ? 4 : 2;
+constexpr int kRowsBlock = 4;
+constexpr int kChunksBlock = 4;
+
+// Scores for R rows x H heads: s[h][r] = scale * rowscale * (q_h . k_r).
+template <int R, int H, class D, typename TS>
+HWY_INLINE void ScoreBlock(D df, const TS* k, std::int64_t stride, std::int32_t d,
+                           const float* q, float* s_rows /* [H][kTile] */, float scale,
+                           const float* kscale) {
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
+  const std::int64_t full = d / N * N;
+  hn::Vec<D> acc[R * H];
+  for (int i = 0; i < R * H; ++i) acc[i] = hn::Zero(df);
+  for (std::int64_t j = 0; j < full; j += N) {
+    hn::Vec<D> qv[H];
+    for (int h = 0; h < H; ++h) qv[h] = hn::LoadU(df, q + h * d + j);
+    for (int r = 0; r < R; ++r) {
+      const hn::Vec<D> kv = LoadChunk(df, k + r * stride + j);
+      for (int h = 0; h < H; ++h) acc[r * H + h] = hn::MulAdd(kv, qv[h], acc[r * H + h]);
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    const float row_scale = kscale != nullptr ? scale * kscale[r] : scale;
+    for (int h = 0; h < H; ++h) {
+      float dot = hn::GetLane(hn::SumOfLanes(df, acc[r * H + h]));
+      for (std::int64_t j = full; j < d; ++j) dot += q[h * d + j] * LoadScalar(k + r * stride + j);
+      s_rows[h * kTile + r] = dot * row_scale;
+    }
+  }
+}
+
+// acc_h += sum_r p[h][r] * v_r for H heads over C chunks of N dims starting at dim j0.
+template <int H, int C, class D, typename TS>
+HWY_INLINE void AccumulateBlock(D df, const TS* v, std::int64_t stride, std::int64_t rows,
+                                std::int32_t d, std::int64_t j0, const float* p /* [H][kTile] */,
+                                float* acc) {
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
+  hn::Vec<D> a[H * C];
+  for (int h = 0; h < H; ++h)
+    for (int c = 0; c < C; ++c) a[h * C + c] = hn::LoadU(df, acc + h * d + j0 + c * N);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    hn::Vec<D> pv[H];
+    for (int h = 0; h < H; ++h) pv[h] = hn::Set(df, p[h * kTile + r]);
+    const TS* row = v + r * stride + j0;
+    for (int c = 0; c < C; ++c) {
+      const hn::Vec<D> vv = LoadChunk(df, row + c * N);
+      for (int h = 0; h < H; ++h) a[h * C + c] = hn::MulAdd(vv, pv[h], a[h * C + c]);
+    }
+  }
+  for (int h = 0; h < H; ++h)
+    for (int c = 0; c < C; ++c) hn::StoreU(a[h * C + c], df, acc + h * d + j0 + c * N);
+}
+
+template <int H, class D, typename TS>
+HWY_INLINE void ScoreHeads(D df, const TS* k, std::int64_t stride, std::int64_t rows,
+                           std::int32_t d, const float* q, float* s, float scale,
+                           const float* kscale) {
+  std::int64_t r = 0;
+  for (; r + kRowsBlock <= rows; r += kRowsBlock)
+    ScoreBlock<kRowsBlock, H>(df, k + r * stride, stride, d, q, s + r, scale,
+                              kscale ? kscale + r : nullptr);
+  for (; r < rows; ++r)
+    ScoreBlock<1, H>(df, k + r * stride, stride, d, q, s + r, scale, kscale ? kscale + r : nullptr);
+}
+
+template <int H, class D, typename TS>
+HWY_INLINE void AccumulateHeads(D df, const TS* v, std::int64_t stride, std::int64_t rows,
+                                std::int32_t d, const float* p, float* acc) {
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
+  const std::int64_t full = d / N * N;
+  std::int64_t j = 0;
+  for (; j + kChunksBlock * N <= full; j += kChunksBlock * N)
+    AccumulateBlock<H, kChunksBlock>(df, v, stride, rows, d, j, p, acc);
+  for (; j < full; j += N) AccumulateBlock<H, 1>(df, v, stride, rows, d, j, p, acc);
+  for (; j < d; ++j) {  // dims that do not fill a vector
+    for (int h = 0; h < H; ++h) {
+      float a = acc[h * d + j];
+      for (std::int64_t r = 0; r < rows; ++r) a += p[h * kTile + r] * LoadScalar(v + r * stride + j);
+      acc[h * d + j] = a;
+    }
+  }
+}
+
+template <typename TS>
+void PartialTyped(const PartialArgs& a) {
+  const hn::ScalableTag<float> df;
+  // Softmax over a tile uses at most kTile lanes so the score rows divide evenly.
+  const hn::CappedTag<float, kTile> dt;
+  const std::int64_t NT = static_cast<std::int64_t>(hn::Lanes(dt));
+  const std::int32_t d = a.head_dim;
+  const std::int32_t G = a.heads;
+  const TS* k = static_cast<const TS*>(a.k);
+  const TS* v = static_cast<const TS*>(a.v);
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+  for (std::int32_t g = 0; g < G; ++g) {
+    a.max[g] = kNegInf;
+    a.sum[g] = 0.0f;
+  }
+  std::fill(a.acc, a.acc + std::int64_t{G} * d, 0.0f);
+
+  HWY_ALIGN float s[kMaxHeadsPerPass * kTile];  // scores, then probabilities, [head][row]
+  for (std::int64_t t = 0; t < a.rows; t += kTile) {
+    const std::int64_t rows = std::min(kTile, a.rows - t);
+    const TS* kt = k + t * a.stride;
+    const TS* vt = v + t * a.stride;
+    const float* kscale = a.kscale ? a.kscale + t : nullptr;
+
+    std::int32_t g = 0;
+    for (; g + kHeadsBlock <= G; g += kHeadsBlock)
+      ScoreHeads<kHeadsBlock>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kTile,
+                              a.scale, kscale);
+    for (; g + 2 <= G; g += 2)
+      ScoreHeads<2>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kTile, a.scale,
+                    kscale);
+    for (; g < G; ++g)
+      ScoreHeads<1>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kTile, a.scale,
+                    kscale);
+
+    // Online softmax, once per tile and head.
+    for (g = 0; g < G; ++g) {
+      float* sg = s + g * kTile;
+      for (std::int64_t r = rows; r < kTile; ++r) sg[r] = kNegInf;  // exp -> 0
+      auto vmax = hn::Load(dt, sg);
+      for (std::int64_t r = NT; r < kTile; r += NT) vmax = hn::Max(vmax, hn::Load(dt, sg + r));
+      const float tile_max = hn::GetLane(hn::MaxOfLanes(dt, vmax));
+      const float old_max = a.max[g];
+      if (tile_max > old_max) {
+        // exp(-inf) = 0 also clears a NaN-free empty start; skip the rescale when nothing to scale.
+        const float corr = std::exp(old_max - tile_max);
+        if (a.sum[g] != 0.0f) {
+          a.sum[g] *= corr;
+          float* ag = a.acc + std::int64_t{g} * d;
+          for (std::int32_t j = 0; j < d; ++j) ag[j] *= corr;
+        }
+        a.max[g] = tile_max;
+      }
+      const auto m = hn::Set(dt, a.max[g]);
+      auto vsum = hn::Zero(dt);
+      for (std::int64_t r = 0; r < kTile; r += NT) {
+        const auto p = hn::Exp(dt, hn::Sub(hn::Load(dt, sg + r), m));
+        vsum = hn::Add(vsum, p);
+        hn::Store(p, dt, sg + r);
+      }
+      a.sum[g] += hn::GetLane(hn::SumOfLanes(dt, vsum));
+      if (a.vscale != nullptr)
+        for (std::int64_t r = 0; r < rows; ++r) sg[r] *= a.vscale[t + r];
+    }
+
+    g = 0;
+    for (; g + kHeadsBlock <= G; g += kHeadsBlock)
+      AccumulateHeads<kHeadsBlock>(df, vt, a.stride, rows, d, s + g * kTile,
+                                   a.acc + std::int64_t{g} * d);
+    for (; g + 2 <= G; g += 2)
+      AccumulateHeads<2>(df, vt, a.stride, rows, d, s + g * kTile, a.acc + std::int64_t{g} * d);
+    for (; g < G; ++g)
+      AccumulateHeads<1>(df, vt, a.stride, rows, d, s + g * kTile, a.acc + std::int64_t{g} * d);
+  }
+}
+
+void Partial(const PartialArgs& a) {
+  switch (a.dtype) {
+    case DType::kF32: return PartialTyped<float>(a);
+    case DType::kF16: return PartialTyped<hwy::float16_t>(a);
+    case DType::kBF16: return PartialTyped<hwy::bfloat16_t>(a);
+    case DType::kI8: return PartialTyped<std::int8_t>(a);
+  }
+}
+
+const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace kvb
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace kvb {
+
+HWY_EXPORT(Partial);
+HWY_EXPORT(TargetName);
+
+namespace {
+
+Status check_cache(const CacheView& cache, std::int32_t layer) noexcept {
+  if (cache.geometry == nullptr || cache.data == nullptr) return Status::kNullArgument;
+  const CacheShape& s = cache.geometry->shape();
+  if (dtype_has_row_scale(s.dtype) && cache.scales == nullptr) return Status::kNullArgument;
+  if (layer < 0 || layer >= s.layers) return Status::kOutOfRange;
+  return Status::kOk;
+}
+
+// out[g][:] = acc[g][:] / sum[g]; an empty partial (sum 0) gives zeros.
+void normalise(const AttentionPartial& p, std::int32_t G, std::int32_t d, float* out) noexcept {
+  for (std::int32_t g = 0; g < G; ++g) {
+    const float inv = p.sum[g] > 0.0f ? 1.0f / p.sum[g] : 0.0f;
+    const float* a = p.acc + std::int64_t{g} * d;
+    float* o = out + std::int64_t{g} * d;
+    for (std::int32_t j = 0; j < d; ++j) o[j] = a[j] * inv;
+  }
+}
+
+}  // namespace
+
+std::int64_t attention_partial_floats(const CacheShape& shape) noexcept {
+  const std::int64_t G = shape.kv_heads > 0 ? shape.q_heads / shape.kv_heads : 0;
+  return G * (2 + std::int64_t{shape.head_dim});
+}
+
+AttentionPartial attention_partial_from(float* storage, const CacheShape& shape) noexcept {
+  const std::int64_t G = shape.kv_heads > 0 ? shape.q_heads / shape.kv_heads : 0;
+  AttentionPartial p;
+  p.max = storage;
+  p.sum = storage + G;
+  p.acc = storage + 2 * G;
+  return p;
+}
+
+Status attention_partial(const CacheView& cache, std::int32_t layer, std::int32_t kv_head,
+                         std::int64_t t0, std::int64_t t1, const float* q, float scale,
+                         AttentionPartial out) noexcept {
+  if (Status st = check_cache(cache, layer); !ok(st)) return st;
+  if (q == nullptr || out.max == nullptr || out.sum == nullptr || out.acc == nullptr)
+    return Status::kNullArgument;
+  const CacheGeometry& geo = *cache.geometry;
+  const CacheShape& s = geo.shape();
+  if (kv_head < 0 || kv_head >= s.kv_heads) return Status::kOutOfRange;
+  if (t0 < 0 || t0 > t1 || t1 > s.capacity) return Status::kOutOfRange;
+
+  const std::int32_t G = geo.group_size();
+  const std::int32_t d = s.head_dim;
+  const auto* base = static_cast<const unsigned char*>(cache.data);
+  detail::PartialArgs a{};
+  a.k = base + geo.byte_offset(layer, KV::kKey, kv_head, t0);
+  a.v = base + geo.byte_offset(layer, KV::kValue, kv_head, t0);
+  if (dtype_has_row_scale(s.dtype)) {
+    a.kscale = cache.scales + geo.scale_index(layer, KV::kKey, kv_head, t0);
+    a.vscale = cache.scales + geo.scale_index(layer, KV::kValue, kv_head, t0);
+  }
+  a.stride = geo.position_stride();
+  a.rows = t1 - t0;
+  a.head_dim = d;
+  a.dtype = s.dtype;
+  a.scale = scale;
+  for (std::int32_t g0 = 0; g0 < G; g0 += detail::kMaxHeadsPerPass) {
+    a.heads = std::min(detail::kMaxHeadsPerPass, G - g0);
+    a.q = q + std::int64_t{g0} * d;
+    a.max = out.max + g0;
+    a.sum = out.sum + g0;
+    a.acc = out.acc + std::int64_t{g0} * d;
+    HWY_DYNAMIC_DISPATCH(Partial)(a);
+  }
+  return Status::kOk;
+}
+
+Status merge_partials(const CacheShape& shape, const AttentionPartial* parts, std::int32_t n,
+                      float* out) noexcept {
+  if (parts == nullptr || out == nullptr) return Status::kNullArgument;
+  if (n < 0) return Status::kOutOfRange;
+  if (shape.kv_heads <= 0 || shape.q_heads <= 0 || shape.head_dim <= 0 ||
+      shape.q_heads % shape.kv_heads != 0)
+    return Status::kInvalidShape;
+  for (std::int32_t i = 0; i < n; ++i)
+    if (parts[i].max == nullptr || parts[i].sum == nullptr || parts[i].acc == nullptr)
+      return Status::kNullArgument;
+  const std::int32_t G = shape.q_heads / shape.kv_heads;
+  const std::int32_t d = shape.head_dim;
+  for (std::int32_t g = 0; g < G; ++g) {
+    float m = -std::numeric_limits<float>::infinity();
+    for (std::int32_t i = 0; i < n; ++i) m = std::max(m, parts[i].max[g]);
+    float* o = out + std::int64_t{g} * d;
+    std::fill(o, o + d, 0.0f);
+    if (m == -std::numeric_limits<float>::infinity()) continue;  // every range empty
+    float sum = 0.0f;
+    for (std::int32_t i = 0; i < n; ++i) {
+      if (parts[i].sum[g] == 0.0f) continue;  // empty range contributes nothing
+      const float w = std::exp(parts[i].max[g] - m);
+      sum += w * parts[i].sum[g];
+      const float* a = parts[i].acc + std::int64_t{g} * d;
+      for (std::int32_t j = 0; j < d; ++j) o[j] += w * a[j];
+    }
+    const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+    for (std::int32_t j = 0; j < d; ++j) o[j] *= inv;
+  }
+  return Status::kOk;
+}
+
+Status decode_attention(const CacheView& cache, std::int32_t layer, std::int64_t context,
+                        const float* q, float scale, float* out, float* workspace) noexcept {
+  if (Status st = check_cache(cache, layer); !ok(st)) return st;
+  if (q == nullptr || out == nullptr || workspace == nullptr) return Status::kNullArgument;
+  const CacheShape& s = cache.geometry->shape();
+  if (context < 0 || context > s.capacity) return Status::kOutOfRange;
+  const std::int32_t G = cache.geometry->group_size();
+  const std::int32_t d = s.head_dim;
+  const AttentionPartial p = attention_partial_from(workspace, s);
+  for (std::int32_t h = 0; h < s.kv_heads; ++h) {
+    const std::int64_t off = std::int64_t{h} * G * d;
+    if (Status st = attention_partial(cache, layer, h, 0, context, q + off, scale, p); !ok(st))
+      return st;
+    normalise(p, G, d, out + off);
+  }
+  return Status::kOk;
+}
+
+Status decode_attention_window(const CacheView& cache, std::int32_t layer, std::int64_t tokens,
+                               const float* q, float scale, float* out, float* workspace) noexcept {
+  if (cache.geometry == nullptr) return Status::kNullArgument;
+  if (tokens < 0) return Status::kOutOfRange;
+  // Attention is order-independent over positions (RoPE is applied before caching), so the last
+  // W positions are exactly the filled ring slots [0, min(tokens, W)).
+  const std::int64_t filled = std::min(tokens, cache.geometry->shape().capacity);
+  return decode_attention(cache, layer, filled, q, scale, out, workspace);
+}
+
+const char* simd_target_name() noexcept { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
+
+}  // namespace kvb
+#endif  // HWY_ONCE

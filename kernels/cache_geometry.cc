@@ -1,0 +1,114 @@
+#include "kernels/cache_geometry.h"
+
+#include <cstring>
+
+namespace kvb {
+
+namespace {
+constexpr std::int64_t kRowAlignBytes = 64;
+// Refuse shapes whose byte size would not fit comfortably in int64 (no silent overflow).
+constexpr std::int64_t kMaxBytes = std::int64_t{1} << 56;
+}  // namespace
+
+const char* layout_name(Layout l) noexcept {
+  return l == Layout::kHeadMajor ? "head_major" : "position_major";
+}
+
+bool parse_layout(const char* name, Layout* out) noexcept {
+  if (name == nullptr) return false;
+  for (Layout l : {Layout::kHeadMajor, Layout::kPositionMajor}) {
+    if (std::strcmp(name, layout_name(l)) == 0) {
+      if (out != nullptr) *out = l;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::int64_t kv_cache_bytes(std::int64_t layers, std::int64_t kv_heads, std::int64_t context,
+                            std::int64_t head_dim, DType dtype) noexcept {
+  return 2 * layers * kv_heads * context * head_dim * static_cast<std::int64_t>(dtype_bytes(dtype));
+}
+
+Status CacheGeometry::create(const CacheShape& s, CacheGeometry* out) noexcept {
+  if (out == nullptr) return Status::kNullArgument;
+  if (s.layers <= 0 || s.q_heads <= 0 || s.kv_heads <= 0 || s.head_dim <= 0 || s.capacity <= 0)
+    return Status::kInvalidShape;
+  if (s.q_heads % s.kv_heads != 0) return Status::kInvalidShape;
+  const std::int64_t elem = static_cast<std::int64_t>(dtype_bytes(s.dtype));
+  if (elem == 0) return Status::kUnsupported;
+  if (s.layout != Layout::kHeadMajor && s.layout != Layout::kPositionMajor)
+    return Status::kUnsupported;
+
+  std::int64_t row = s.head_dim;
+  if (s.pad_rows) {
+    const std::int64_t bytes = (row * elem + kRowAlignBytes - 1) / kRowAlignBytes * kRowAlignBytes;
+    row = bytes / elem;
+  }
+  // Check the total size step by step so no intermediate product overflows.
+  std::int64_t total = row * elem;
+  for (std::int64_t factor : {std::int64_t{s.kv_heads}, s.capacity, std::int64_t{2},
+                              std::int64_t{s.layers}}) {
+    if (total > kMaxBytes / factor) return Status::kInvalidShape;
+    total *= factor;
+  }
+
+  CacheGeometry g;
+  g.shape_ = s;
+  g.row_elems_ = static_cast<std::int32_t>(row);
+  if (s.layout == Layout::kHeadMajor) {
+    g.position_stride_ = row;
+    g.head_stride_ = s.capacity * row;
+  } else {
+    g.head_stride_ = row;
+    g.position_stride_ = s.kv_heads * row;
+  }
+  g.kv_block_elems_ = s.kv_heads * s.capacity * row;
+  *out = g;
+  return Status::kOk;
+}
+
+std::int64_t CacheGeometry::row_bytes() const noexcept {
+  return row_elems_ * static_cast<std::int64_t>(dtype_bytes(shape_.dtype));
+}
+
+std::int64_t CacheGeometry::element_offset(std::int32_t layer, KV kv, std::int32_t kv_head,
+                                           std::int64_t position, std::int32_t dim) const noexcept {
+  const std::int64_t block = std::int64_t{layer} * 2 + static_cast<std::int64_t>(kv);
+  return block * kv_block_elems_ + kv_head * head_stride_ + position * position_stride_ + dim;
+}
+
+std::int64_t CacheGeometry::byte_offset(std::int32_t layer, KV kv, std::int32_t kv_head,
+                                        std::int64_t position, std::int32_t dim) const noexcept {
+  return element_offset(layer, kv, kv_head, position, dim) *
+         static_cast<std::int64_t>(dtype_bytes(shape_.dtype));
+}
+
+std::int64_t CacheGeometry::scale_index(std::int32_t layer, KV kv, std::int32_t kv_head,
+                                        std::int64_t position) const noexcept {
+  const std::int64_t block = std::int64_t{layer} * 2 + static_cast<std::int64_t>(kv);
+  return (block * shape_.kv_heads + kv_head) * shape_.capacity + position;
+}
+
+std::int64_t CacheGeometry::data_bytes() const noexcept {
+  return std::int64_t{shape_.layers} * 2 * kv_block_elems_ *
+         static_cast<std::int64_t>(dtype_bytes(shape_.dtype));
+}
+
+std::int64_t CacheGeometry::scale_bytes() const noexcept {
+  if (!dtype_has_row_scale(shape_.dtype)) return 0;
+  return std::int64_t{shape_.layers} * 2 * shape_.kv_heads * shape_.capacity *
+         static_cast<std::int64_t>(sizeof(float));
+}
+
+std::int64_t CacheGeometry::layer_data_bytes() const noexcept {
+  return 2 * kv_block_elems_ * static_cast<std::int64_t>(dtype_bytes(shape_.dtype));
+}
+
+std::int64_t CacheGeometry::kv_bytes_per_layer(std::int64_t context) const noexcept {
+  std::int64_t row = std::int64_t{shape_.head_dim} * static_cast<std::int64_t>(dtype_bytes(shape_.dtype));
+  if (dtype_has_row_scale(shape_.dtype)) row += static_cast<std::int64_t>(sizeof(float));
+  return 2 * std::int64_t{shape_.kv_heads} * context * row;
+}
+
+}  // namespace kvb

@@ -1,0 +1,24 @@
+// Scalar access to one cache row: decode element j of a row in any dtype (the codecs' definition).
+// Shared by the scalar baseline, the double reference and the tests; internal to kernels/.
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/codecs.h"
+#include "kernels/dtype.h"
+
+namespace kvb {
+
+// Element j of the row starting at `row` (untyped cache memory), decoded to fp32 without the
+// int8 row scale (multiply by the scale separately).
+inline float decode_element(const void* row, DType dtype, std::int64_t j) noexcept {
+  switch (dtype) {
+    case DType::kF32: return static_cast<const float*>(row)[j];
+    case DType::kF16: return f16_to_f32(static_cast<const std::uint16_t*>(row)[j]);
+    case DType::kBF16: return bf16_to_f32(static_cast<const std::uint16_t*>(row)[j]);
+    case DType::kI8: return static_cast<float>(static_cast<const std::int8_t*>(row)[j]);
+  }
+  return 0.0f;
+}
+
+}  // namespace kvb
