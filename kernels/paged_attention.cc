@@ -7,9 +7,14 @@
 
 namespace kvb {
 
+namespace {
+// Slots per span: one span of K and V for 8 heads of 128 fp32 dims is 2 x SPAN x 4 KiB.
+constexpr std::int64_t kSpanSlots = 16;
+}  // namespace
+
 std::int64_t paged_attention_workspace_floats(const PagedShape& s) noexcept {
   if (s.kv_heads <= 0 || s.head_dim <= 0) return 0;
-  return 2 * std::int64_t{s.q_heads / s.kv_heads} * (2 + std::int64_t{s.head_dim});
+  return (std::int64_t{s.kv_heads} + 1) * (s.q_heads / s.kv_heads) * (2 + std::int64_t{s.head_dim});
 }
 
 Status paged_decode_attention(const PagedView& pool, std::int32_t layer, BlockTable table,
@@ -29,23 +34,32 @@ Status paged_decode_attention(const PagedView& pool, std::int32_t layer, BlockTa
   const std::int32_t d = s.head_dim;
   const std::int64_t bs = s.block_size;
   const std::int64_t part_floats = attention_partial_floats(cs);
-  const AttentionPartial running = attention_partial_from(workspace, cs);
-  const AttentionPartial block = attention_partial_from(workspace + part_floats, cs);
+  // One running partial per KV head + one for the current block.
+  auto running = [&](std::int32_t h) { return attention_partial_from(workspace + h * part_floats, cs); };
+  const AttentionPartial block = attention_partial_from(workspace + s.kv_heads * part_floats, cs);
   const std::int64_t used_blocks = (seq_len + bs - 1) / bs;
 
-  for (std::int32_t h = 0; h < s.kv_heads; ++h) {
-    const std::int64_t off = std::int64_t{h} * G * d;
-    clear_partial(G, d, running);
-    for (std::int64_t b = 0; b < used_blocks; ++b) {
-      const std::int64_t slot0 = std::int64_t{table.blocks[b]} * bs;
-      const std::int64_t rows = std::min(bs, seq_len - b * bs);  // last block may be partial
-      if (Status st = attention_partial(view, layer, h, slot0, slot0 + rows, q + off, scale, block);
-          !ok(st))
-        return st;
-      fold_partial(G, d, block, running);
+  for (std::int32_t h = 0; h < s.kv_heads; ++h) clear_partial(G, d, running(h));
+  // Block-outer, head-inner: a block's slots hold the rows of all KV heads interleaved
+  // ([slot][kv_head][dim]), so finishing every head of a block before the next one streams the
+  // block's memory once while it is cache-resident instead of revisiting it once per head.
+  // Large blocks are walked in spans of kSpanSlots so the span (all heads) stays in L1/L2.
+  for (std::int64_t b = 0; b < used_blocks; ++b) {
+    const std::int64_t rows = std::min(bs, seq_len - b * bs);  // last block may be partial
+    for (std::int64_t r0 = 0; r0 < rows; r0 += kSpanSlots) {
+      const std::int64_t slot0 = std::int64_t{table.blocks[b]} * bs + r0;
+      const std::int64_t slot1 = slot0 + std::min(kSpanSlots, rows - r0);
+      for (std::int32_t h = 0; h < s.kv_heads; ++h) {
+        if (Status st = attention_partial(view, layer, h, slot0, slot1,
+                                          q + std::int64_t{h} * G * d, scale, block);
+            !ok(st))
+          return st;
+        fold_partial(G, d, block, running(h));
+      }
     }
-    normalise_partial(G, d, running, out + off);
   }
+  for (std::int32_t h = 0; h < s.kv_heads; ++h)
+    normalise_partial(G, d, running(h), out + std::int64_t{h} * G * d);
   return Status::kOk;
 }
 

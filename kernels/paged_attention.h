@@ -10,7 +10,8 @@
 
 namespace kvb {
 
-// Floats of workspace paged_decode_attention needs: two group partials (running + block).
+// Floats of workspace paged_decode_attention needs: kv_heads + 1 group partials (a running
+// partial per KV head, one for the current block).
 std::int64_t paged_attention_workspace_floats(const PagedShape& shape) noexcept;
 
 // q and out are [q_heads][head_dim]; out equals decode_attention on a head-major cache holding
