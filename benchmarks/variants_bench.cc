@@ -1,7 +1,7 @@
 // variants_bench: what each KV-cache variant costs, as numbers from one run.
 //
-//   paged/      paged pool (block 16/128, contiguous or shuffled blocks) vs head-major decode
-//               attention, one Qwen3-0.6B layer (16 q / 8 KV heads, d 128, fp32) at context 8192,
+//   paged/      paged pool (block 16/128, contiguous or shuffled blocks) vs head-major and
+//               position-major (the pool without the block table) decode attention, one Qwen3-0.6B layer (16 q / 8 KV heads, d 128, fp32) at context 8192,
 //               layers rotated over 2 GiB so every step streams from DRAM.
 //   batched/    8 sequences, 16384 rows in all: uniform vs ragged lengths, one thread, and two
 //               threads with the row-balanced vs the per-sequence work split.
@@ -202,6 +202,33 @@ void BM_HeadMajor(benchmark::State& state) {
     return state.SkipWithError(error.c_str());
   std::int32_t layer = 0;
   time_loop(state, attention_cost(s, kDramContext), "head_major", "", [&] {
+    const Status st = decode_attention(view, layer, kDramContext, q.data(), scale_of(s), out.data(),
+                                       ws.data());
+    layer = (layer + 1) % s.layers;
+    return st;
+  });
+  state.counters["layers"] = s.layers;
+}
+
+// The pool with a contiguous table is exactly a position-major cache: the same rows without
+// block indirection, so paged vs this isolates the cost of the block table.
+void BM_PositionMajor(benchmark::State& state) {
+  std::string error;
+  PagedFixture* f = paged_fixture(&error);
+  if (f == nullptr) return state.SkipWithError(error.c_str());
+  CacheShape s = layer_shape(f->layers, kDramContext);
+  s.layout = Layout::kPositionMajor;
+  CacheGeometry geo;
+  if (Status st = CacheGeometry::create(s, &geo); !ok(st)) return state.SkipWithError(status_message(st));
+  const CacheView view{&geo, f->pool.get(), nullptr};
+  std::vector<float> q(static_cast<std::size_t>(q_floats(s))), out(q.size());
+  fill(q.data(), q_floats(s), 3);
+  std::vector<float> ws(static_cast<std::size_t>(attention_partial_floats(s)));
+  if (!ok(decode_attention(view, 0, kDramContext, q.data(), scale_of(s), out.data(), ws.data())) ||
+      !close_to_reference(view, 0, kDramContext, q.data(), out.data(), &error))
+    return state.SkipWithError(error.c_str());
+  std::int32_t layer = 0;
+  time_loop(state, attention_cost(s, kDramContext), "position_major", "head_major", [&] {
     const Status st = decode_attention(view, layer, kDramContext, q.data(), scale_of(s), out.data(),
                                        ws.data());
     layer = (layer + 1) % s.layers;
@@ -609,6 +636,7 @@ benchmark::internal::Benchmark* add(const std::string& name, auto fn, auto... ar
 void register_all() {
   const std::string ctx = "/ctx:" + std::to_string(kDramContext);
   add("paged/head_major" + ctx, BM_HeadMajor);
+  add("paged/position_major" + ctx, BM_PositionMajor);
   for (std::int32_t bs : {16, 128})
     for (bool shuffled : {false, true})
       add("paged/block:" + std::to_string(bs) + (shuffled ? "/shuffled" : "/contiguous") + ctx,
