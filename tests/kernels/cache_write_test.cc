@@ -1,6 +1,9 @@
 #include "kernels/cache_write.h"
 
+#include <cmath>
 #include <cstring>
+#include <iterator>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -155,6 +158,55 @@ std::vector<WriteCase> all_write_cases() {
 
 INSTANTIATE_TEST_SUITE_P(AllLayouts, CacheWriteTest, ::testing::ValuesIn(all_write_cases()),
                          write_case_name);
+
+// The SIMD encoders must match the scalar codecs bit for bit, on the values where rounding is
+// hardest (ties, subnormals, overflow, inf, NaN), with cached and streaming stores.
+TEST(CacheWriteEncoding, EdgeValuesMatchScalarCodecsBitForBit) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float edge[] = {0.0f, -0.0f, 1.0f, 1.0f + std::ldexp(1.0f, -11),
+                        1.0f + 3 * std::ldexp(1.0f, -11), 1.0f + std::ldexp(1.0f, -8),
+                        1.0f + 3 * std::ldexp(1.0f, -8), 65504.0f, 65519.0f, 65520.0f, 1e10f,
+                        -1e10f, std::ldexp(1.0f, -24), std::ldexp(1.0f, -25),
+                        std::ldexp(3.0f, -25), std::ldexp(1023.5f, -24), std::ldexp(1.0f, -130),
+                        std::numeric_limits<float>::max(), inf, -inf, 0.5f, -63.5f, 2.5f, -2.5f};
+  for (DType t : {DType::kF16, DType::kBF16, DType::kI8, DType::kF32}) {
+    for (StoreHint hint : {StoreHint::kCached, StoreHint::kStreaming}) {
+      CacheShape s;
+      s.layers = 1;
+      s.q_heads = 1;
+      s.kv_heads = 1;
+      s.head_dim = 64;
+      s.capacity = 6;
+      s.dtype = t;
+      OwnedCache c(s);
+      ASSERT_EQ(c.status(), Status::kOk);
+      // Rows: edge values cycled through every lane position; int8 rows must stay finite.
+      std::vector<float> k(6 * 64), v(6 * 64);
+      std::size_t n = 0;
+      for (float& x : k) {
+        x = edge[n++ % std::size(edge)];
+        if (t == DType::kI8 && !std::isfinite(x)) x = 7.0f;
+      }
+      for (std::size_t i = 0; i < v.size(); ++i) v[i] = -k[v.size() - 1 - i];
+      if (t != DType::kI8) k[5] = std::numeric_limits<float>::quiet_NaN();
+      ASSERT_EQ(prefill_copy(c.view(), 0, 0, 6, k.data(), v.data(), hint), Status::kOk);
+      for (std::int64_t p = 0; p < 6; ++p) {
+        for (KV kv : {KV::kKey, KV::kValue}) {
+          const float* src = (kv == KV::kKey ? k.data() : v.data()) + p * 64;
+          float scale = 0;
+          const auto expect = encoded(src, 64, t, &scale);
+          ASSERT_EQ(std::memcmp(expect.data(), c.bytes() + c.geometry().byte_offset(0, kv, 0, p),
+                                expect.size()),
+                    0)
+              << dtype_name(t) << " position " << p;
+          if (t == DType::kI8) {
+            EXPECT_EQ(c.scales()[c.geometry().scale_index(0, kv, 0, p)], scale);
+          }
+        }
+      }
+    }
+  }
+}
 
 TEST(CacheWriteArgs, BadArgumentsReturnTheRightStatus) {
   CacheShape s;
