@@ -90,13 +90,16 @@ std::map<std::string, double>& baselines() {
 void time_loop(benchmark::State& state, const Cost& cost, const std::string& record_as,
                const std::string& compare_to, const std::function<Status()>& body) {
   const auto t0 = Clock::now();
+  bool failed = false;
   for (auto _ : state) {
     if (Status st = body(); !ok(st)) {
       state.SkipWithError(status_message(st));
-      return;
+      failed = true;
+      break;
     }
     benchmark::ClobberMemory();
   }
+  if (failed) return;
   const double ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count() /
                     static_cast<double>(std::max<std::int64_t>(state.iterations(), 1));
   state.counters["GB/s"] = benchmark::Counter(
