@@ -97,10 +97,10 @@ Status batch_item_attention(const CacheView* seqs, std::int32_t batch, std::int3
   if (item.seq < 0 || item.seq >= batch) return Status::kOutOfRange;
   const CacheView& c = seqs[item.seq];
   const CacheShape& s = c.geometry->shape();
+  if (item.kv_head < 0 || item.kv_head >= s.kv_heads) return Status::kOutOfRange;
   const std::int32_t G = c.geometry->group_size();
   const float* qs = q + (std::int64_t{item.seq} * s.q_heads + std::int64_t{item.kv_head} * G) *
                             s.head_dim;
-  if (item.kv_head < 0 || item.kv_head >= s.kv_heads) return Status::kOutOfRange;
   return attention_partial(c, layer, item.kv_head, item.t0, item.t1, qs, scale, out);
 }
 
