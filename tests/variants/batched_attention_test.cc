@@ -165,6 +165,21 @@ TEST(BatchPlan, RejectsMixedShapesAndLongSequences) {
             Status::kOutOfRange);
 }
 
+TEST(BatchPlan, ItemOutsideTheBatchIsRejected) {
+  OwnedCache a(testing::small_shape(8, 2, 64, 16, DType::kF32));
+  const CacheView views[] = {a.view()};
+  std::vector<float> q(8 * 64), storage(4 * 66);
+  const AttentionPartial p = attention_partial_from(storage.data(), a.geometry().shape());
+  EXPECT_EQ(batch_item_attention(views, 1, 0, BatchWorkItem{1, 0, 0, 4}, q.data(), 1.0f, p),
+            Status::kOutOfRange) << "sequence";
+  EXPECT_EQ(batch_item_attention(views, 1, 0, BatchWorkItem{0, 2, 0, 4}, q.data(), 1.0f, p),
+            Status::kOutOfRange) << "kv_head";
+  EXPECT_EQ(batch_item_attention(views, 1, 0, BatchWorkItem{0, 1, 3, 17}, q.data(), 1.0f, p),
+            Status::kOutOfRange) << "positions";
+  EXPECT_EQ(batch_item_attention(views, 1, 0, BatchWorkItem{0, 1, 0, 16}, q.data(), 1.0f, p),
+            Status::kOk);
+}
+
 TEST(BatchCost, SumsSequences) {
   const CacheShape s = testing::small_shape(8, 2, 64, 100, DType::kF32);
   const std::int64_t lens[] = {10, 0, 90};
