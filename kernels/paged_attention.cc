@@ -63,4 +63,52 @@ Status paged_decode_attention(const PagedView& pool, std::int32_t layer, BlockTa
   return Status::kOk;
 }
 
+Status paged_attention_partial(const PagedView& pool, std::int32_t layer, BlockTable table,
+                               std::int32_t kv_head, std::int64_t t0, std::int64_t t1,
+                               const float* q, float scale, AttentionPartial out,
+                               float* scratch) noexcept {
+  if (pool.geometry == nullptr || pool.data == nullptr) return Status::kNullArgument;
+  if (q == nullptr || scratch == nullptr || out.max == nullptr || out.sum == nullptr ||
+      out.acc == nullptr)
+    return Status::kNullArgument;
+  const PagedGeometry& geo = *pool.geometry;
+  const PagedShape& s = geo.shape();
+  if (layer < 0 || layer >= s.layers || kv_head < 0 || kv_head >= s.kv_heads)
+    return Status::kOutOfRange;
+  if (t0 < 0 || t0 > t1) return Status::kOutOfRange;
+  if (Status st = check_block_table(geo, table, t1); !ok(st)) return st;
+  const CacheView view = pool.slot_view();
+  const CacheShape& cs = geo.slots().shape();
+  const std::int32_t G = geo.slots().group_size();
+  const std::int64_t bs = s.block_size;
+  const AttentionPartial piece = attention_partial_from(scratch, cs);
+  clear_partial(G, s.head_dim, out);
+  for (std::int64_t p = t0; p < t1;) {
+    const std::int64_t off = p % bs;
+    const std::int64_t rows = std::min(bs - off, t1 - p);  // to the end of this block or range
+    const std::int64_t slot0 = std::int64_t{table.blocks[p / bs]} * bs + off;
+    if (Status st = attention_partial(view, layer, kv_head, slot0, slot0 + rows, q, scale, piece);
+        !ok(st))
+      return st;
+    fold_partial(G, s.head_dim, piece, out);
+    p += rows;
+  }
+  return Status::kOk;
+}
+
+Status paged_batch_item_attention(const PagedView& pool, const BlockTable* tables,
+                                  std::int32_t batch, std::int32_t layer, const BatchWorkItem& item,
+                                  const float* q, float scale, AttentionPartial out,
+                                  float* scratch) noexcept {
+  if (batch <= 0) return Status::kInvalidShape;
+  if (pool.geometry == nullptr || tables == nullptr || q == nullptr) return Status::kNullArgument;
+  if (item.seq < 0 || item.seq >= batch) return Status::kOutOfRange;
+  const PagedShape& s = pool.geometry->shape();
+  if (item.kv_head < 0 || item.kv_head >= s.kv_heads) return Status::kOutOfRange;
+  const std::int64_t G = s.q_heads / s.kv_heads;
+  const float* qs = q + (std::int64_t{item.seq} * s.q_heads + item.kv_head * G) * s.head_dim;
+  return paged_attention_partial(pool, layer, tables[item.seq], item.kv_head, item.t0, item.t1, qs,
+                                 scale, out, scratch);
+}
+
 }  // namespace kvb

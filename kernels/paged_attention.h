@@ -6,6 +6,8 @@
 #pragma once
 #include <cstdint>
 
+#include "kernels/attention.h"
+#include "kernels/batched_attention.h"
 #include "kernels/paged_cache.h"
 
 namespace kvb {
@@ -19,5 +21,20 @@ std::int64_t paged_attention_workspace_floats(const PagedShape& shape) noexcept;
 Status paged_decode_attention(const PagedView& pool, std::int32_t layer, BlockTable table,
                               std::int64_t seq_len, const float* q, float scale, float* out,
                               float* workspace) noexcept;
+
+// Partial of one KV head over logical positions [t0, t1) of a paged sequence: the building block
+// for batched decode over a shared pool (work items from plan_batch_work). q is the G query
+// vectors of that KV head; scratch holds attention_partial_floats floats.
+Status paged_attention_partial(const PagedView& pool, std::int32_t layer, BlockTable table,
+                               std::int32_t kv_head, std::int64_t t0, std::int64_t t1,
+                               const float* q, float scale, AttentionPartial out,
+                               float* scratch) noexcept;
+
+// One work item of a batch whose sequences live in one pool: tables[item.seq] is that
+// sequence's block table, q is [batch][q_heads][head_dim]. Merge with merge_batch_partials.
+Status paged_batch_item_attention(const PagedView& pool, const BlockTable* tables,
+                                  std::int32_t batch, std::int32_t layer, const BatchWorkItem& item,
+                                  const float* q, float scale, AttentionPartial out,
+                                  float* scratch) noexcept;
 
 }  // namespace kvb

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <tuple>
 #include <vector>
 
@@ -181,6 +182,70 @@ TEST(PagedAttention, ShuffledAssignmentIsAPermutation) {
   std::sort(sorted.begin(), sorted.end());
   EXPECT_EQ(sorted, b);
   EXPECT_NE(a, b);
+}
+
+// A ragged batch sharing one fragmented pool (block 16), cut into work items for 3 threads.
+TEST(PagedAttention, BatchOverSharedPoolMatchesReference) {
+  const std::vector<std::int64_t> lens = {50, 0, 130, 7};
+  const auto B = static_cast<std::int32_t>(lens.size());
+  const std::int32_t bs = 16;
+  std::int64_t needed = 0;
+  for (std::int64_t l : lens) needed += (l + bs - 1) / bs;
+  OwnedPool pool(paged_shape(bs, needed + 3, DType::kF32));
+  ASSERT_EQ(pool.status(), Status::kOk);
+  const PagedShape& p = pool.geometry().shape();
+  std::vector<std::int32_t> order(static_cast<std::size_t>(p.num_blocks));
+  assign_blocks(p.num_blocks, true, 77, order.data());
+  std::vector<BlockTable> tables;
+  std::vector<std::unique_ptr<OwnedCache>> refs;
+  std::mt19937 rng(12);
+  std::int64_t next_block = 0;
+  const std::int32_t layer = 1;
+  for (std::int32_t b = 0; b < B; ++b) {
+    const std::int64_t blocks = (lens[b] + bs - 1) / bs;
+    tables.push_back({order.data() + next_block, blocks});
+    next_block += blocks;
+    refs.push_back(std::make_unique<OwnedCache>(
+        testing::small_shape(p.q_heads, p.kv_heads, p.head_dim, std::max<std::int64_t>(lens[b], 1),
+                             DType::kF32)));
+    const auto rows = testing::random_tokens(lens[b], refs.back()->geometry().shape(), rng);
+    testing::append_all(refs.back()->view(), layer, rows, lens[b]);
+    std::vector<std::int64_t> slots(static_cast<std::size_t>(lens[b]));
+    ASSERT_EQ(slots_for_positions(pool.geometry(), tables.back(), 0, lens[b], slots.data()), Status::kOk);
+    ASSERT_EQ(paged_write(pool.view(), layer, slots.data(), lens[b], rows.k.data(), rows.v.data()),
+              Status::kOk);
+  }
+  const CacheShape rs = refs[0]->geometry().shape();
+  const std::size_t per_seq = static_cast<std::size_t>(p.q_heads) * p.head_dim;
+  const auto q = testing::random_floats(B * per_seq, rng, -3.0f, 3.0f);
+  const std::int32_t threads = 3;
+  std::vector<BatchWorkItem> items(static_cast<std::size_t>(batch_work_items_bound(B, p.kv_heads, threads)));
+  std::vector<std::int64_t> first(threads + 1);
+  std::int64_t n = 0;
+  ASSERT_EQ(plan_batch_work(lens.data(), B, p.kv_heads, threads, BatchSplit::kByRows, items.data(),
+                            static_cast<std::int64_t>(items.size()), &n, first.data()),
+            Status::kOk);
+  const std::int64_t pf = attention_partial_floats(rs);
+  std::vector<float> storage(static_cast<std::size_t>(n * pf)), scratch(static_cast<std::size_t>(pf));
+  for (std::int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(paged_batch_item_attention(pool.view(), tables.data(), B, layer, items[i], q.data(),
+                                         1.0f / std::sqrt(float(p.head_dim)),
+                                         attention_partial_from(storage.data() + i * pf, rs),
+                                         scratch.data()),
+              Status::kOk);
+  std::vector<float> out(B * per_seq, -7.0f);
+  ASSERT_EQ(merge_batch_partials(rs, B, items.data(), n, storage.data(), out.data()), Status::kOk);
+  for (std::int32_t b = 0; b < B; ++b) {
+    const auto ref = testing::reference(refs[b]->view(), layer, lens[b], q.data() + b * per_seq);
+    EXPECT_LE(testing::max_abs_diff(out, ref, b * per_seq), testing::kKernelTol) << "sequence " << b;
+  }
+  const AttentionPartial part = attention_partial_from(storage.data(), rs);
+  EXPECT_EQ(paged_batch_item_attention(pool.view(), tables.data(), B, layer, BatchWorkItem{4, 0, 0, 1},
+                                       q.data(), 1.0f, part, scratch.data()),
+            Status::kOutOfRange);
+  EXPECT_EQ(paged_batch_item_attention(pool.view(), tables.data(), B, layer, BatchWorkItem{0, 0, 0, 65},
+                                       q.data(), 1.0f, part, scratch.data()),
+            Status::kOutOfRange) << "past the sequence's table";
 }
 
 TEST(PagedAttention, CostCountsRowsOnceAndTheTable) {
