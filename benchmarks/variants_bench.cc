@@ -4,7 +4,8 @@
 //               position-major (the pool without the block table) decode attention, one Qwen3-0.6B layer (16 q / 8 KV heads, d 128, fp32) at context 8192,
 //               layers rotated over 2 GiB so every step streams from DRAM.
 //   batched/    8 sequences, 16384 rows in all: uniform vs ragged lengths, one thread, and two
-//               threads with the row-balanced vs the per-sequence work split.
+//               threads with the row-balanced vs the per-sequence work split; and the ragged
+//               batch in one shared fragmented pool (block 16) as work items.
 //   chunked/    Tq = 1, 4, 8, 16 queries after an 8184-position prefix (rows read once) vs Tq
 //               separate decode calls (Tq = 4, 8).
 //   manage/     Qwen3-0.6B cache (28 layers, 1024 tokens, 224 MiB): in-place repack, growth copy
@@ -444,6 +445,80 @@ void BM_Batched(benchmark::State& state, bool ragged, std::int32_t threads, Batc
   for (auto& w : workers) w.join();
 }
 
+// The ragged batch in one shared, fragmented pool (block 16, shuffled), run as work items.
+void BM_BatchedPaged(benchmark::State& state, bool all_heads) {
+  const auto& lens = batch_lengths(true);
+  const auto B = static_cast<std::int32_t>(lens.size());
+  constexpr std::int32_t kBlock = 16;
+  PagedShape p;
+  p.layers = 1;
+  p.q_heads = 16;
+  p.kv_heads = 8;
+  p.head_dim = 128;
+  p.block_size = kBlock;
+  for (std::int64_t l : lens) p.num_blocks += (l + kBlock - 1) / kBlock;
+  PagedGeometry geo;
+  if (Status st = PagedGeometry::create(p, &geo); !ok(st)) return state.SkipWithError(status_message(st));
+  Floats pool_data = alloc_floats(geo.slots().data_bytes() / 4);
+  if (!pool_data) return state.SkipWithError("cannot allocate the pool");
+  fill(pool_data.get(), geo.slots().data_bytes() / 4, 41);
+  const PagedView pool{&geo, pool_data.get(), nullptr};
+  std::vector<std::int32_t> order(static_cast<std::size_t>(p.num_blocks));
+  assign_blocks(p.num_blocks, true, 43, order.data());
+  std::vector<BlockTable> tables;
+  std::int64_t next = 0;
+  for (std::int64_t l : lens) {
+    tables.push_back({order.data() + next, (l + kBlock - 1) / kBlock});
+    next += tables.back().size;
+  }
+  const CacheShape s = layer_shape(1, 1);
+  std::vector<float> q(static_cast<std::size_t>(B * q_floats(s))), out(q.size());
+  fill(q.data(), B * q_floats(s), 9);
+  // Per-head items (sequence, kv_head, range) or all-heads items (sequence, range).
+  const std::int32_t plan_heads = all_heads ? 1 : s.kv_heads;
+  const CacheShape part_shape = all_heads ? paged_all_heads_shape(p) : s;
+  std::vector<BatchWorkItem> items(static_cast<std::size_t>(batch_work_items_bound(B, plan_heads, 1)));
+  std::int64_t first[2], n = 0;
+  if (Status st = plan_batch_work(lens.data(), B, plan_heads, 1, BatchSplit::kByRows, items.data(),
+                                  static_cast<std::int64_t>(items.size()), &n, first);
+      !ok(st))
+    return state.SkipWithError(status_message(st));
+  const std::int64_t pf = attention_partial_floats(part_shape);
+  std::vector<float> storage(static_cast<std::size_t>(n * pf));
+  std::vector<float> scratch(static_cast<std::size_t>(attention_partial_floats(s)));
+  auto step = [&]() -> Status {
+    for (std::int64_t i = 0; i < n; ++i) {
+      const AttentionPartial part = attention_partial_from(storage.data() + i * pf, part_shape);
+      const Status st =
+          all_heads ? paged_batch_range_attention(pool, tables.data(), B, 0, items[i], q.data(),
+                                                  scale_of(s), part, scratch.data())
+                    : paged_batch_item_attention(pool, tables.data(), B, 0, items[i], q.data(),
+                                                 scale_of(s), part, scratch.data());
+      if (!ok(st)) return st;
+    }
+    return merge_batch_partials(part_shape, B, items.data(), n, storage.data(), out.data());
+  };
+  if (Status st = step(); !ok(st)) return state.SkipWithError(status_message(st));
+  std::string error;
+  for (std::int32_t b = 0; b < B; ++b) {  // check each sequence on a gathered head-major copy
+    OwnedCache g;
+    if (!ok(CacheGeometry::create(layer_shape(1, lens[b]), &g.geometry))) return state.SkipWithError("shape");
+    g.data = hwy::AllocateAligned<std::uint8_t>(static_cast<std::size_t>(g.geometry.data_bytes()));
+    for (KV kv : {KV::kKey, KV::kValue})
+      for (std::int32_t h = 0; h < s.kv_heads; ++h)
+        for (std::int64_t t = 0; t < lens[b]; ++t) {
+          const std::int64_t slot = std::int64_t{tables[b].blocks[t / kBlock]} * kBlock + t % kBlock;
+          std::memcpy(g.data.get() + g.geometry.byte_offset(0, kv, h, t),
+                      reinterpret_cast<std::uint8_t*>(pool_data.get()) + geo.slots().byte_offset(0, kv, h, slot),
+                      static_cast<std::size_t>(s.head_dim) * 4);
+        }
+    if (!close_to_reference(g.view(), 0, lens[b], q.data() + b * q_floats(s),
+                            out.data() + b * q_floats(s), &error))
+      return state.SkipWithError(error.c_str());
+  }
+  time_loop(state, batched_attention_cost(s, lens.data(), B), "", "ragged_t1", step);
+}
+
 // ---------------------------------------------------------------- cache management
 struct ManageFixture {
   CacheGeometry g1024, g2048;
@@ -653,6 +728,8 @@ void register_all() {
   add("batched/uniform/threads:2/split:rows", BM_Batched, false, 2, BatchSplit::kByRows);
   add("batched/ragged/threads:2/split:rows", BM_Batched, true, 2, BatchSplit::kByRows);
   add("batched/ragged/threads:2/split:sequence", BM_Batched, true, 2, BatchSplit::kBySequence);
+  add("batched/ragged_paged_block16_shuffled/items:per_head/threads:1", BM_BatchedPaged, false);
+  add("batched/ragged_paged_block16_shuffled/items:all_heads/threads:1", BM_BatchedPaged, true);
 
   add("manage/memcpy", BM_Manage, Manage::kMemcpy);
   add("manage/repack_in_place", BM_Manage, Manage::kRepack);

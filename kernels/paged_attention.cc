@@ -10,6 +10,50 @@ namespace kvb {
 namespace {
 // Slots per span: one span of K and V for 8 heads of 128 fp32 dims is 2 x SPAN x 4 KiB.
 constexpr std::int64_t kSpanSlots = 16;
+
+CacheShape all_heads_shape(const PagedShape& s) noexcept {
+  CacheShape a;
+  a.layers = 1;
+  a.q_heads = s.q_heads;
+  a.kv_heads = 1;
+  a.head_dim = s.head_dim;
+  a.capacity = 1;
+  a.dtype = s.dtype;
+  return a;
+}
+
+// Folds logical positions [t0, t1) of every KV head into `all` (a partial of q_heads heads, the
+// groups in KV-head order). Span-outer, head-inner: a span's slots hold the rows of all KV heads
+// interleaved ([slot][kv_head][dim]), so finishing every head of a span before the next one
+// streams its memory once while it is in L1/L2 instead of revisiting it once per head (a head's
+// rows alone are 4 KiB apart for 8 heads x 128 fp32 dims, one row per page).
+// Inputs are validated by the callers. scratch: one group partial.
+Status all_heads_range(const PagedView& pool, std::int32_t layer, BlockTable table,
+                       std::int64_t t0, std::int64_t t1, const float* q, float scale,
+                       const AttentionPartial& all, float* scratch) noexcept {
+  const PagedGeometry& geo = *pool.geometry;
+  const PagedShape& s = geo.shape();
+  const CacheView view = pool.slot_view();
+  const std::int32_t G = geo.slots().group_size();
+  const std::int32_t d = s.head_dim;
+  const std::int64_t bs = s.block_size;
+  const AttentionPartial piece = attention_partial_from(scratch, geo.slots().shape());
+  clear_partial(s.q_heads, d, all);
+  for (std::int64_t p = t0; p < t1;) {
+    const std::int64_t off = p % bs;
+    const std::int64_t rows = std::min({kSpanSlots, bs - off, t1 - p});  // within one block
+    const std::int64_t slot0 = std::int64_t{table.blocks[p / bs]} * bs + off;
+    for (std::int32_t h = 0; h < s.kv_heads; ++h) {
+      if (Status st = attention_partial(view, layer, h, slot0, slot0 + rows,
+                                        q + std::int64_t{h} * G * d, scale, piece);
+          !ok(st))
+        return st;
+      fold_partial(G, d, piece, partial_slice(all, h * G, d));
+    }
+    p += rows;
+  }
+  return Status::kOk;
+}
 }  // namespace
 
 std::int64_t paged_attention_workspace_floats(const PagedShape& s) noexcept {
@@ -28,38 +72,12 @@ Status paged_decode_attention(const PagedView& pool, std::int32_t layer, BlockTa
   if (layer < 0 || layer >= s.layers) return Status::kOutOfRange;
   if (Status st = check_block_table(geo, table, seq_len); !ok(st)) return st;
 
-  const CacheView view = pool.slot_view();
-  const CacheShape& cs = geo.slots().shape();
-  const std::int32_t G = geo.slots().group_size();
-  const std::int32_t d = s.head_dim;
-  const std::int64_t bs = s.block_size;
-  const std::int64_t part_floats = attention_partial_floats(cs);
-  // One running partial per KV head + one for the current block.
-  auto running = [&](std::int32_t h) { return attention_partial_from(workspace + h * part_floats, cs); };
-  const AttentionPartial block = attention_partial_from(workspace + s.kv_heads * part_floats, cs);
-  const std::int64_t used_blocks = (seq_len + bs - 1) / bs;
-
-  for (std::int32_t h = 0; h < s.kv_heads; ++h) clear_partial(G, d, running(h));
-  // Block-outer, head-inner: a block's slots hold the rows of all KV heads interleaved
-  // ([slot][kv_head][dim]), so finishing every head of a block before the next one streams the
-  // block's memory once while it is cache-resident instead of revisiting it once per head.
-  // Large blocks are walked in spans of kSpanSlots so the span (all heads) stays in L1/L2.
-  for (std::int64_t b = 0; b < used_blocks; ++b) {
-    const std::int64_t rows = std::min(bs, seq_len - b * bs);  // last block may be partial
-    for (std::int64_t r0 = 0; r0 < rows; r0 += kSpanSlots) {
-      const std::int64_t slot0 = std::int64_t{table.blocks[b]} * bs + r0;
-      const std::int64_t slot1 = slot0 + std::min(kSpanSlots, rows - r0);
-      for (std::int32_t h = 0; h < s.kv_heads; ++h) {
-        if (Status st = attention_partial(view, layer, h, slot0, slot1,
-                                          q + std::int64_t{h} * G * d, scale, block);
-            !ok(st))
-          return st;
-        fold_partial(G, d, block, running(h));
-      }
-    }
-  }
-  for (std::int32_t h = 0; h < s.kv_heads; ++h)
-    normalise_partial(G, d, running(h), out + std::int64_t{h} * G * d);
+  const AttentionPartial all = attention_partial_from(workspace, all_heads_shape(s));
+  if (Status st = all_heads_range(pool, layer, table, 0, seq_len, q, scale, all,
+                                  workspace + std::int64_t{s.q_heads} * (2 + s.head_dim));
+      !ok(st))
+    return st;
+  normalise_partial(s.q_heads, s.head_dim, all, out);
   return Status::kOk;
 }
 
@@ -109,6 +127,25 @@ Status paged_batch_item_attention(const PagedView& pool, const BlockTable* table
   const float* qs = q + (std::int64_t{item.seq} * s.q_heads + item.kv_head * G) * s.head_dim;
   return paged_attention_partial(pool, layer, tables[item.seq], item.kv_head, item.t0, item.t1, qs,
                                  scale, out, scratch);
+}
+
+CacheShape paged_all_heads_shape(const PagedShape& shape) noexcept { return all_heads_shape(shape); }
+
+Status paged_batch_range_attention(const PagedView& pool, const BlockTable* tables,
+                                   std::int32_t batch, std::int32_t layer,
+                                   const BatchWorkItem& item, const float* q, float scale,
+                                   AttentionPartial out, float* scratch) noexcept {
+  if (batch <= 0) return Status::kInvalidShape;
+  if (pool.geometry == nullptr || pool.data == nullptr || tables == nullptr || q == nullptr ||
+      scratch == nullptr || out.max == nullptr || out.sum == nullptr || out.acc == nullptr)
+    return Status::kNullArgument;
+  const PagedShape& s = pool.geometry->shape();
+  if (dtype_has_row_scale(s.dtype) && pool.scales == nullptr) return Status::kNullArgument;
+  if (item.seq < 0 || item.seq >= batch || item.kv_head != 0) return Status::kOutOfRange;
+  if (layer < 0 || layer >= s.layers || item.t0 < 0 || item.t0 > item.t1) return Status::kOutOfRange;
+  if (Status st = check_block_table(*pool.geometry, tables[item.seq], item.t1); !ok(st)) return st;
+  return all_heads_range(pool, layer, tables[item.seq], item.t0, item.t1,
+                         q + std::int64_t{item.seq} * s.q_heads * s.head_dim, scale, out, scratch);
 }
 
 }  // namespace kvb

@@ -37,4 +37,15 @@ Status paged_batch_item_attention(const PagedView& pool, const BlockTable* table
                                   const float* q, float scale, AttentionPartial out,
                                   float* scratch) noexcept;
 
+// The same, all KV heads of a sequence range per item: plan with kv_heads = 1 (items have
+// kv_head 0 and cover [t0, t1) of every head), give each item a partial of
+// paged_all_heads_shape (q_heads heads), and merge with merge_batch_partials on that shape.
+// Walks the pool span by span with all heads, which suits the [slot][kv_head][dim] pool better
+// than per-head items (whose rows are one KV-head row per slot, far apart).
+CacheShape paged_all_heads_shape(const PagedShape& shape) noexcept;
+Status paged_batch_range_attention(const PagedView& pool, const BlockTable* tables,
+                                   std::int32_t batch, std::int32_t layer,
+                                   const BatchWorkItem& item, const float* q, float scale,
+                                   AttentionPartial out, float* scratch) noexcept;
+
 }  // namespace kvb

@@ -239,6 +239,33 @@ TEST(PagedAttention, BatchOverSharedPoolMatchesReference) {
     const auto ref = testing::reference(refs[b]->view(), layer, lens[b], q.data() + b * per_seq);
     EXPECT_LE(testing::max_abs_diff(out, ref, b * per_seq), testing::kKernelTol) << "sequence " << b;
   }
+  // All heads per item: plan with kv_heads = 1, partials of q_heads heads.
+  {
+    const CacheShape all = paged_all_heads_shape(p);
+    std::vector<BatchWorkItem> ritems(static_cast<std::size_t>(batch_work_items_bound(B, 1, threads)));
+    std::int64_t rn = 0;
+    ASSERT_EQ(plan_batch_work(lens.data(), B, 1, threads, BatchSplit::kByRows, ritems.data(),
+                              static_cast<std::int64_t>(ritems.size()), &rn, first.data()),
+              Status::kOk);
+    const std::int64_t apf = attention_partial_floats(all);
+    std::vector<float> rstorage(static_cast<std::size_t>(rn * apf));
+    for (std::int64_t i = 0; i < rn; ++i)
+      ASSERT_EQ(paged_batch_range_attention(pool.view(), tables.data(), B, layer, ritems[i], q.data(),
+                                            1.0f / std::sqrt(float(p.head_dim)),
+                                            attention_partial_from(rstorage.data() + i * apf, all),
+                                            scratch.data()),
+                Status::kOk);
+    std::vector<float> rout(B * per_seq, -7.0f);
+    ASSERT_EQ(merge_batch_partials(all, B, ritems.data(), rn, rstorage.data(), rout.data()), Status::kOk);
+    for (std::int32_t b = 0; b < B; ++b) {
+      const auto ref = testing::reference(refs[b]->view(), layer, lens[b], q.data() + b * per_seq);
+      EXPECT_LE(testing::max_abs_diff(rout, ref, b * per_seq), testing::kKernelTol) << "all heads, sequence " << b;
+    }
+    EXPECT_EQ(paged_batch_range_attention(pool.view(), tables.data(), B, layer, BatchWorkItem{0, 1, 0, 4},
+                                          q.data(), 1.0f,
+                                          attention_partial_from(rstorage.data(), all), scratch.data()),
+              Status::kOutOfRange) << "range items have kv_head 0";
+  }
   const AttentionPartial part = attention_partial_from(storage.data(), rs);
   EXPECT_EQ(paged_batch_item_attention(pool.view(), tables.data(), B, layer, BatchWorkItem{4, 0, 0, 1},
                                        q.data(), 1.0f, part, scratch.data()),
