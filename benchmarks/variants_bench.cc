@@ -9,7 +9,8 @@
 //   chunked/    Tq = 1, 4, 8, 16 queries after an 8184-position prefix (rows read once) vs Tq
 //               separate decode calls (Tq = 4, 8).
 //   manage/     Qwen3-0.6B cache (28 layers, 1024 tokens, 224 MiB): in-place repack, growth copy
-//               into a 2048-position buffer, 4 clones, each vs memcpy of the same bytes.
+//               into a 2048-position buffer, 4 clones, each with cached and with streaming
+//               (non-temporal) stores, vs glibc memcpy of the same bytes.
 //   recompute/  decode without a cache (project all T tokens' K/V each step) vs with a cache
 //               (project one token, append, attend), T = 128 .. 4096, one layer, hidden 1024.
 //
@@ -562,7 +563,7 @@ ManageFixture* manage_fixture(std::string* error) {
 
 enum class Manage { kMemcpy, kRepack, kGrow, kClone };
 
-void BM_Manage(benchmark::State& state, Manage what) {
+void BM_Manage(benchmark::State& state, Manage what, StoreHint hint) {
   std::string error;
   ManageFixture* f = manage_fixture(&error);
   if (f == nullptr) return state.SkipWithError(error.c_str());
@@ -582,17 +583,17 @@ void BM_Manage(benchmark::State& state, Manage what) {
       break;
     case Manage::kRepack:  // alternate 2048 -> 1024 (runs move down) and 1024 -> 2048 (up)
       body = [&] {
-        const Status st = shrink ? repack_in_place(f->g2048, f->g1024, tokens, f->work.get(), nullptr)
-                                 : repack_in_place(f->g1024, f->g2048, tokens, f->work.get(), nullptr);
+        const Status st = shrink ? repack_in_place(f->g2048, f->g1024, tokens, f->work.get(), nullptr, hint)
+                                 : repack_in_place(f->g1024, f->g2048, tokens, f->work.get(), nullptr, hint);
         shrink = !shrink;
         return st;
       };
       break;
     case Manage::kGrow:
-      body = [&] { return copy_cache_prefix(small, big, tokens); };
+      body = [&] { return copy_cache_prefix(small, big, tokens, hint); };
       break;
     case Manage::kClone:
-      body = [&] { return clone_cache(small, clones.data(), kClones, tokens); };
+      body = [&] { return clone_cache(small, clones.data(), kClones, tokens, hint); };
       cost = cost * kClones;
       break;
   }
@@ -731,10 +732,13 @@ void register_all() {
   add("batched/ragged_paged_block16_shuffled/items:per_head/threads:1", BM_BatchedPaged, false);
   add("batched/ragged_paged_block16_shuffled/items:all_heads/threads:1", BM_BatchedPaged, true);
 
-  add("manage/memcpy", BM_Manage, Manage::kMemcpy);
-  add("manage/repack_in_place", BM_Manage, Manage::kRepack);
-  add("manage/grow_copy_1024_to_2048", BM_Manage, Manage::kGrow);
-  add("manage/clone_x" + std::to_string(kClones), BM_Manage, Manage::kClone);
+  add("manage/memcpy", BM_Manage, Manage::kMemcpy, StoreHint::kAuto);
+  for (StoreHint hint : {StoreHint::kCached, StoreHint::kStreaming}) {
+    const std::string stores = hint == StoreHint::kCached ? "/stores:cached" : "/stores:streaming";
+    add("manage/repack_in_place" + stores, BM_Manage, Manage::kRepack, hint);
+    add("manage/grow_copy_1024_to_2048" + stores, BM_Manage, Manage::kGrow, hint);
+    add("manage/clone_x" + std::to_string(kClones) + stores, BM_Manage, Manage::kClone, hint);
+  }
 
   for (std::int64_t t = 128; t <= kMaxTokens; t *= 2) {
     add("recompute/cached/T:" + std::to_string(t), BM_Recompute, t, true);

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "kernels/stream_copy.h"
+
 namespace kvb {
 
 namespace {
@@ -51,6 +53,11 @@ std::int64_t scale_runs(const CacheShape& s) noexcept {
   return std::int64_t{s.layers} * 2 * s.kv_heads;
 }
 
+bool streams(StoreHint hint, std::int64_t bytes_written) noexcept {
+  return hint == StoreHint::kStreaming ||
+         (hint == StoreHint::kAuto && bytes_written > kStreamingThresholdBytes);
+}
+
 }  // namespace
 
 std::int64_t grown_capacity(std::int64_t tokens, std::int64_t step) noexcept {
@@ -59,7 +66,7 @@ std::int64_t grown_capacity(std::int64_t tokens, std::int64_t step) noexcept {
 }
 
 Status repack_in_place(const CacheGeometry& from, const CacheGeometry& to, std::int64_t tokens,
-                       void* data, float* scales) noexcept {
+                       void* data, float* scales, StoreHint hint) noexcept {
   if (data == nullptr) return Status::kNullArgument;
   if (Status st = check_pair(from, to, tokens); !ok(st)) return st;
   const CacheShape& s = from.shape();
@@ -70,11 +77,13 @@ Status repack_in_place(const CacheGeometry& from, const CacheGeometry& to, std::
   const std::int64_t bytes = run_bytes(from, tokens);
   // Destination offsets never exceed source offsets when shrinking (and never fall below them
   // when growing), so moving in that order never overwrites a run before it has moved.
-  // memmove: run r's source and destination may overlap.
+  // Run r's source and destination may overlap: move_bytes has memmove semantics.
+  const bool stream = streams(hint, n * bytes);
   for (std::int64_t i = 0; i < n; ++i) {
     const std::int64_t r = shrink ? i : n - 1 - i;
-    std::memmove(base + run_offset(to, r), base + run_offset(from, r), static_cast<std::size_t>(bytes));
+    move_bytes(base + run_offset(to, r), base + run_offset(from, r), bytes, stream);
   }
+  if (stream) stream_fence();
   if (dtype_has_row_scale(s.dtype)) {
     const std::int64_t ns = scale_runs(s);
     for (std::int64_t i = 0; i < ns; ++i) {
@@ -86,7 +95,8 @@ Status repack_in_place(const CacheGeometry& from, const CacheGeometry& to, std::
   return Status::kOk;
 }
 
-Status copy_cache_prefix(const CacheView& src, const CacheView& dst, std::int64_t tokens) noexcept {
+Status copy_cache_prefix(const CacheView& src, const CacheView& dst, std::int64_t tokens,
+                         StoreHint hint) noexcept {
   if (src.geometry == nullptr || dst.geometry == nullptr || src.data == nullptr ||
       dst.data == nullptr)
     return Status::kNullArgument;
@@ -98,9 +108,11 @@ Status copy_cache_prefix(const CacheView& src, const CacheView& dst, std::int64_
   const auto* in = static_cast<const unsigned char*>(src.data);
   auto* out = static_cast<unsigned char*>(dst.data);
   const std::int64_t n = runs_of(s).count;
-  const std::size_t bytes = static_cast<std::size_t>(run_bytes(*src.geometry, tokens));
+  const std::int64_t bytes = run_bytes(*src.geometry, tokens);
+  const bool stream = streams(hint, n * bytes);
   for (std::int64_t r = 0; r < n; ++r)
-    std::memcpy(out + run_offset(*dst.geometry, r), in + run_offset(*src.geometry, r), bytes);
+    move_bytes(out + run_offset(*dst.geometry, r), in + run_offset(*src.geometry, r), bytes, stream);
+  if (stream) stream_fence();
   if (scaled) {
     const std::int64_t ns = scale_runs(s);
     for (std::int64_t r = 0; r < ns; ++r)
@@ -111,11 +123,11 @@ Status copy_cache_prefix(const CacheView& src, const CacheView& dst, std::int64_
 }
 
 Status clone_cache(const CacheView& src, const CacheView* dsts, std::int32_t n,
-                   std::int64_t tokens) noexcept {
+                   std::int64_t tokens, StoreHint hint) noexcept {
   if (n < 0) return Status::kOutOfRange;
   if (n > 0 && dsts == nullptr) return Status::kNullArgument;
   for (std::int32_t i = 0; i < n; ++i)
-    if (Status st = copy_cache_prefix(src, dsts[i], tokens); !ok(st)) return st;
+    if (Status st = copy_cache_prefix(src, dsts[i], tokens, hint); !ok(st)) return st;
   return Status::kOk;
 }
 

@@ -2,11 +2,14 @@
 // is shared by several samples. All three move only the `tokens` valid positions of every
 // (layer, K|V, kv_head) (head-major) or (layer, K|V) (position-major) run, plus int8 scales.
 //
-// Source and destination geometries must agree on everything but capacity.
+// Source and destination geometries must agree on everything but capacity. `hint` picks cached
+// or non-temporal stores for the payload (kAuto: streaming when more than
+// kStreamingThresholdBytes are written, as prefill_copy does).
 #pragma once
 #include <cstdint>
 
 #include "kernels/cache_geometry.h"
+#include "kernels/cache_write.h"  // StoreHint
 
 namespace kvb {
 
@@ -18,13 +21,14 @@ std::int64_t grown_capacity(std::int64_t tokens, std::int64_t step) noexcept;
 // Shrinking moves runs from high to low offsets front to back; growing moves them back to front
 // (the buffer must hold to.data_bytes()). Positions >= tokens are left unspecified.
 Status repack_in_place(const CacheGeometry& from, const CacheGeometry& to, std::int64_t tokens,
-                       void* data, float* scales) noexcept;
+                       void* data, float* scales, StoreHint hint = StoreHint::kAuto) noexcept;
 
 // Copies positions [0, tokens) of src into dst (growth into a larger buffer, or one clone).
-Status copy_cache_prefix(const CacheView& src, const CacheView& dst, std::int64_t tokens) noexcept;
+Status copy_cache_prefix(const CacheView& src, const CacheView& dst, std::int64_t tokens,
+                         StoreHint hint = StoreHint::kAuto) noexcept;
 
 // Copies the prefilled positions [0, tokens) of src into each of the n caches dsts[0..n).
 Status clone_cache(const CacheView& src, const CacheView* dsts, std::int32_t n,
-                   std::int64_t tokens) noexcept;
+                   std::int64_t tokens, StoreHint hint = StoreHint::kAuto) noexcept;
 
 }  // namespace kvb

@@ -56,12 +56,16 @@ TEST_P(Management, RepackShrinkThenGrowInPlaceKeepsRows) {
   std::memcpy(work.bytes(), original.bytes(), static_cast<std::size_t>(g100.data_bytes()));
   std::copy(original.scales().begin(), original.scales().end(), work.scales().begin());
 
-  ASSERT_EQ(repack_in_place(g100, g72, tokens, work.bytes(), work.scales().data()), Status::kOk);
-  expect_same_rows(g100, original.bytes(), original.scales().data(), g72, work.bytes(),
-                   work.scales().data(), tokens);
-  ASSERT_EQ(repack_in_place(g72, g128, tokens, work.bytes(), work.scales().data()), Status::kOk);
-  expect_same_rows(g100, original.bytes(), original.scales().data(), g128, work.bytes(),
-                   work.scales().data(), tokens);
+  for (StoreHint hint : {StoreHint::kCached, StoreHint::kStreaming, StoreHint::kAuto}) {
+    SCOPED_TRACE(static_cast<int>(hint));
+    ASSERT_EQ(repack_in_place(g100, g72, tokens, work.bytes(), work.scales().data(), hint), Status::kOk);
+    expect_same_rows(g100, original.bytes(), original.scales().data(), g72, work.bytes(),
+                     work.scales().data(), tokens);
+    ASSERT_EQ(repack_in_place(g72, g128, tokens, work.bytes(), work.scales().data(), hint), Status::kOk);
+    expect_same_rows(g100, original.bytes(), original.scales().data(), g128, work.bytes(),
+                     work.scales().data(), tokens);
+    ASSERT_EQ(repack_in_place(g128, g100, tokens, work.bytes(), work.scales().data(), hint), Status::kOk);
+  }
 }
 
 TEST_P(Management, GrowCopyAndCloneKeepRows) {
@@ -70,14 +74,16 @@ TEST_P(Management, GrowCopyAndCloneKeepRows) {
   ASSERT_EQ(cap, 2048);
   OwnedCache src(shape(1030));
   fill(src, tokens);
-  OwnedCache grown(shape(cap));
-  ASSERT_EQ(copy_cache_prefix(src.view(), grown.view(), tokens), Status::kOk);
-  expect_same_rows(src.geometry(), src.bytes(), src.scales().data(), grown.geometry(),
-                   grown.bytes(), grown.scales().data(), tokens);
+  for (StoreHint hint : {StoreHint::kCached, StoreHint::kStreaming}) {
+    OwnedCache grown(shape(cap));
+    ASSERT_EQ(copy_cache_prefix(src.view(), grown.view(), tokens, hint), Status::kOk);
+    expect_same_rows(src.geometry(), src.bytes(), src.scales().data(), grown.geometry(),
+                     grown.bytes(), grown.scales().data(), tokens);
+  }
 
   OwnedCache a(shape(1030)), b(shape(1100)), c(shape(2048));
   const CacheView clones[] = {a.view(), b.view(), c.view()};
-  ASSERT_EQ(clone_cache(src.view(), clones, 3, tokens), Status::kOk);
+  ASSERT_EQ(clone_cache(src.view(), clones, 3, tokens, StoreHint::kStreaming), Status::kOk);
   for (OwnedCache* d : {&a, &b, &c})
     expect_same_rows(src.geometry(), src.bytes(), src.scales().data(), d->geometry(), d->bytes(),
                      d->scales().data(), tokens);
