@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "hwy/cache_control.h"
 #include "kernels/attention.h"
 #include "kernels/partial_fold.h"
 
@@ -39,10 +40,28 @@ Status all_heads_range(const PagedView& pool, std::int32_t layer, BlockTable tab
   const std::int64_t bs = s.block_size;
   const AttentionPartial piece = attention_partial_from(scratch, geo.slots().shape());
   clear_partial(s.q_heads, d, all);
-  for (std::int64_t p = t0; p < t1;) {
+  // A span is one contiguous stretch of slots: rows from `p` to the end of the span or block.
+  auto span_at = [&](std::int64_t p, std::int64_t* slot0) {
     const std::int64_t off = p % bs;
-    const std::int64_t rows = std::min({kSpanSlots, bs - off, t1 - p});  // within one block
-    const std::int64_t slot0 = std::int64_t{table.blocks[p / bs]} * bs + off;
+    *slot0 = std::int64_t{table.blocks[p / bs]} * bs + off;
+    return std::min({kSpanSlots, bs - off, t1 - p});
+  };
+  const auto* base = static_cast<const char*>(pool.data);
+  const std::int64_t slot_bytes = std::int64_t{s.kv_heads} * geo.slots().row_bytes();
+  for (std::int64_t p = t0; p < t1;) {
+    std::int64_t slot0 = 0;
+    const std::int64_t rows = span_at(p, &slot0);
+    // Prefetch the next span (its K and V, all heads): the kernel's own prefetch only looks
+    // ahead inside a range, and spans are shorter than its look-ahead; the next span may sit in
+    // another block anywhere in the pool, where no hardware prefetcher would look.
+    if (p + rows < t1) {
+      std::int64_t next0 = 0;
+      const std::int64_t next_bytes = span_at(p + rows, &next0) * slot_bytes;
+      for (KV kv : {KV::kKey, KV::kValue}) {
+        const char* at = base + geo.slots().byte_offset(layer, kv, 0, next0);
+        for (std::int64_t b = 0; b < next_bytes; b += 64) hwy::Prefetch(at + b);
+      }
+    }
     for (std::int32_t h = 0; h < s.kv_heads; ++h) {
       if (Status st = attention_partial(view, layer, h, slot0, slot0 + rows,
                                         q + std::int64_t{h} * G * d, scale, piece);
