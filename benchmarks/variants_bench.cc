@@ -1,12 +1,13 @@
 // variants_bench: what each KV-cache variant costs, as numbers from one run.
 //
 //   paged/      paged pool (block 16/128, contiguous or shuffled blocks) vs head-major and
-//               position-major (the pool without the block table) decode attention, one Qwen3-0.6B layer (16 q / 8 KV heads, d 128, fp32) at context 8192,
-//               layers rotated over 2 GiB so every step streams from DRAM.
+//               position-major (the pool without the block table) decode attention, one
+//               Qwen3-0.6B layer (16 q / 8 KV heads, d 128, fp32) at context 8192, layers
+//               rotated over 2 GiB so every step streams from DRAM.
 //   batched/    8 sequences, 16384 rows in all: uniform vs ragged lengths, one thread, and two
 //               threads with the row-balanced vs the per-sequence work split; and the ragged
 //               batch in one shared fragmented pool (block 16) as work items.
-//   chunked/    Tq = 1, 4, 8, 16 queries after an 8184-position prefix (rows read once) vs Tq
+//   chunked/    Tq = 1, 4, 8, 16 queries after an 8176-position prefix (rows read once) vs Tq
 //               separate decode calls (Tq = 4, 8).
 //   manage/     Qwen3-0.6B cache (28 layers, 1024 tokens, 224 MiB): in-place repack, growth copy
 //               into a 2048-position buffer, 4 clones, each with cached and with streaming
