@@ -22,6 +22,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "hwy/contrib/math/math-inl.h"
+#include "hwy/cache_control.h"
 
 #ifndef KVBENCH_KERNELS_ATTENTION_DETAIL_
 #define KVBENCH_KERNELS_ATTENTION_DETAIL_  // foreach_target re-includes this file per target
@@ -49,6 +50,11 @@ struct PartialArgs {
 // re-reads the rows, which only matters for groups larger than any current model uses).
 inline constexpr std::int32_t kMaxHeadsPerPass = 32;
 inline constexpr std::int64_t kTile = 16;  // positions per softmax tile
+// Rows are software-prefetched this many tiles ahead. Measured (Xeon VM, DRAM-resident cache,
+// G=2): fp16 7.1 -> 11.4 GB/s, int8 6.4 -> 9.8 GB/s; 1 and 2 tiles equal, 8 worse. The hardware
+// prefetcher alone does not keep enough lines in flight while the FMAs run, and for the
+// position-major layout (rows kv_heads * row_bytes apart) it stops at page boundaries.
+inline constexpr std::int64_t kPrefetchTiles = 2;
 
 }  // namespace kvb::detail
 #endif  // KVBENCH_KERNELS_ATTENTION_DETAIL_
@@ -59,6 +65,7 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using detail::kMaxHeadsPerPass;
 using detail::kTile;
+using detail::kPrefetchTiles;
 using detail::PartialArgs;
 
 // --- Row element access: vector chunk of Lanes(df) elements decoded to fp32, and scalar tail.
@@ -243,6 +250,19 @@ void PartialTyped(const PartialArgs& a) {
     const std::int64_t rows = std::min(kTile, a.rows - t);
     const TS* kt = k + t * a.stride;
     const TS* vt = v + t * a.stride;
+    {  // software prefetch of the rows kPrefetchTiles tiles ahead
+      const std::int64_t pt = t + kPrefetchTiles * kTile;
+      const std::int64_t pend = std::min(a.rows, pt + kTile);
+      const std::int64_t row_bytes = std::int64_t{d} * static_cast<std::int64_t>(sizeof(TS));
+      for (std::int64_t r = pt; r < pend; ++r) {
+        const char* kr = reinterpret_cast<const char*>(k + r * a.stride);
+        const char* vr = reinterpret_cast<const char*>(v + r * a.stride);
+        for (std::int64_t b = 0; b < row_bytes; b += 64) {
+          hwy::Prefetch(kr + b);
+          hwy::Prefetch(vr + b);
+        }
+      }
+    }
     const float* kscale = a.kscale ? a.kscale + t : nullptr;
 
     std::int32_t g = 0;

@@ -138,6 +138,11 @@ std::vector<AttnCase> sweep_cases() {
     c.kv_heads = heads[(i / 3) % 5][1];
     cases.push_back(c);
   }
+  // Head sizes that are not a multiple of any vector length exercise the scalar tails.
+  cases.push_back({72, 4099, 16, 8, DType::kF16, Layout::kHeadMajor, false});
+  cases.push_back({8, 64, 14, 2, DType::kI8, Layout::kPositionMajor, true});
+  cases.push_back({40, 7, 8, 1, DType::kBF16, Layout::kHeadMajor, true});
+  cases.push_back({20, 300, 16, 4, DType::kF32, Layout::kPositionMajor, false});
   return cases;
 }
 
