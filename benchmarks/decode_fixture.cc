@@ -1,6 +1,7 @@
 #include "benchmarks/decode_fixture.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -68,7 +69,12 @@ DecodeFixture::DecodeFixture(const Topology& topo, const DecodeConfig& config,
                     ? reinterpret_cast<float*>(static_cast<char*>(cache_buffer_.data()) + data_bytes)
                     : nullptr;
   decode_ = std::make_unique<ParallelDecode>(*pool_, view, config.attended());
+  const auto since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
+  const auto fill_start = std::chrono::steady_clock::now();
   decode_->place_and_fill(0x6b7662656e6368ULL);
+  fill_seconds_ = since(fill_start);
   if (config.cache_state == CacheState::kCold) {
     flush_buffer_ = Buffer(topo, static_cast<std::size_t>(2 * std::max<std::int64_t>(llc_bytes, 1 << 20)),
                            placement);
@@ -82,7 +88,9 @@ DecodeFixture::DecodeFixture(const Topology& topo, const DecodeConfig& config,
   }
   counters_ = std::make_unique<CounterSet>(counter_events, config.threads);
   pool_->run([&](int w) { counters_->attach(w); });
+  const auto validation_start = std::chrono::steady_clock::now();
   validate(validate_layers);
+  validation_seconds_ = since(validation_start);
 }
 
 DecodeFixture::~DecodeFixture() {

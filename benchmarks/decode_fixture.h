@@ -44,6 +44,8 @@ class DecodeFixture {
   Cost cost(ParallelDecode::Mode mode) const { return decode_->cost(mode); }
   const Validation& validation() const noexcept { return validation_; }
   const std::string& pu_list() const noexcept { return pu_list_; }
+  double fill_seconds() const noexcept { return fill_seconds_; }
+  double validation_seconds() const noexcept { return validation_seconds_; }
   std::string thp() const;
   const std::vector<unsigned>& pus() const;
   // Counter readings per unit of `mode`, measured once (untimed) on first request.
@@ -64,6 +66,7 @@ class DecodeFixture {
   std::map<ParallelDecode::Mode, std::vector<CounterReading>> readings_;
   Validation validation_;
   std::string pu_list_;
+  double fill_seconds_ = 0, validation_seconds_ = 0;
   volatile std::uint64_t sink_ = 0;
 };
 

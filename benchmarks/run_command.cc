@@ -2,7 +2,9 @@
 // configuration through Google Benchmark, writing one CSV row per repetition and aggregate.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -105,9 +107,14 @@ struct RunState {
       fixture_error.clear();
       fixture_config = e.config;
       try {
+        const auto t0 = std::chrono::steady_clock::now();
         fixture = std::make_unique<DecodeFixture>(*topo, configs[e.config], placement,
                                                   meta->llc_bytes, counter_events,
                                                   settings->validate_layers);
+        std::fprintf(stderr, "  setup %.1f s (fill %.1f s, validation %.1f s), max_rel_err %.2g\n",
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                     fixture->fill_seconds(), fixture->validation_seconds(),
+                     fixture->validation().max_rel_err);
         if (!fixture->validation().valid) {
           std::fprintf(stderr, "kvbench: VALIDATION FAILED for %s: %s\n",
                        configs[e.config].label().c_str(), fixture->validation().detail.c_str());
@@ -486,7 +493,17 @@ int run_main(const std::vector<std::string>& raw_args) {
         name.c_str(), [sp, i](benchmark::State& st) { benchmark_body(sp, i, st); });
     b->UseManualTime()->Unit(benchmark::kNanosecond);
     if (!user_reps) b->Repetitions(settings.repetitions);
-    if (!user_min_time) b->MinTime(settings.min_time_s);
+    const DecodeConfig& c = state.configs[e.config];
+    if (c.cache_state != CacheState::kWarm) {
+      // Each cold/weights step pays an untimed flush far longer than the step, and min-time
+      // counts timed seconds only: fix the iteration count from a 10 GB/s step estimate
+      // instead, so a repetition takes about min-time of steps (3..20 of them).
+      const double step_s = static_cast<double>(c.kv_bytes()) / 10e9;
+      const double wanted = std::ceil(settings.min_time_s / std::max(step_s, 1e-9));
+      b->Iterations(static_cast<benchmark::IterationCount>(std::clamp(wanted, 3.0, 20.0)));
+    } else if (!user_min_time) {
+      b->MinTime(settings.min_time_s);
+    }
   }
   state.progress = std::make_unique<Progress>(static_cast<int>(state.entries.size()));
 
