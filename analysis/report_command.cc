@@ -249,7 +249,7 @@ void knees_section(std::ostream& md, const std::vector<MachineResults>& ms, doub
       for (const auto& k : series_knees(*group, cache_levels(m), drop)) {
         t.add_row({m.id, md_escape(k.series->label), format_bytes(k.knee.working_set_bytes),
                    format_bytes(k.knee.next_working_set_bytes), format_number(k.knee.gbps_before, 4),
-                   format_number(k.knee.gbps_after, 4), format_percent(-k.knee.drop),
+                   format_number(k.knee.gbps_after, 4), format_percent(k.knee.drop).substr(1),
                    k.knee.nearest_cache.empty() ? "n/a"
                                                 : k.knee.nearest_cache + " " + format_bytes(k.knee.nearest_cache_bytes),
                    k.knee.nearest_cache.empty() ? "" : format_number(k.knee.ws_over_cache, 3)});

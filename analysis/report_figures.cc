@@ -70,7 +70,7 @@ std::string cache_markers(const MachineResults& m) {
     s << "  set arrow " << tag << " from " << num(*bytes) << ", graph 0 to " << num(*bytes)
       << ", graph 1 nohead dt 2 lw 1.5 lc rgb \"#555555\" front\n";
     s << "  set label " << tag << " " << q(name + " " + format_bytes(*bytes)) << " at " << num(*bytes)
-      << ", graph 0.97 rotate by 90 right offset -0.8,0 tc rgb \"#555555\" font \",9\" front noenhanced\n";
+      << ", graph 0.97 rotate by 90 right offset -1.2,0 tc rgb \"#555555\" font \",9\" front noenhanced\n";
     ++tag;
   };
   marker("L1d", m.l1d_bytes);
@@ -112,7 +112,9 @@ ReportFigure roofline(const MachineResults& m, const Range& x, const Range& y) {
   }
   std::vector<std::string> plots;
   const auto peak = m.fma_peak(threads);
-  body << "  set title " << q("Roofline: " + m.label + ", roofs at " + std::to_string(threads) + " threads")
+  body << "  set title " << q("Roofline: " + m.label + ", roofs at " + std::to_string(threads) +
+                              (threads == 1 ? " thread" : " threads") +
+                              (peak ? std::string() : std::string(" (no FMA ceiling measured)")))
        << " noenhanced\n"
        << "  set logscale xy\n"
        << "  set xlabel \"arithmetic intensity (FLOP/byte)\"\n"
@@ -204,7 +206,7 @@ ReportFigure llc_fit(const MachineResults& m, const std::vector<ResultSeries>& s
   }
   std::ostringstream body;
   body << "  set multiplot layout 2,1 title " << q("LLC fit: " + m.label) << " noenhanced\n"
-       << "  set lmargin at screen 0.09\n  set rmargin at screen 0.66\n"
+       << "  set lmargin at screen 0.09\n  set rmargin at screen 0.62\n"
        << "  set logscale x\n" << bytes_tics(ws, 1.6)
        << "  set xrange " << ws.gnuplot(1.6) << "\n"
        << cache_markers(m)
@@ -224,7 +226,7 @@ ReportFigure llc_fit(const MachineResults& m, const std::vector<ResultSeries>& s
   f.kind = "llc_fit";
   f.caption = "LLC fit of " + m.label + ": attained bandwidth (top) and time per step (bottom) against the "
               "working set; dashed verticals are the cache sizes from the run's metadata, circles the knees.";
-  f.figure = {"llc_fit_" + m.id, "LLC fit, " + m.label, 1100, 800, data.str(), body.str()};
+  f.figure = {"llc_fit_" + m.id, "LLC fit, " + m.label, 1250, 820, data.str(), body.str()};
   return f;
 }
 
@@ -258,7 +260,7 @@ ReportFigure context_figure(const MachineResults& m, const std::vector<ResultSer
   }
   if (block == 0) return {};
   body << "  set multiplot layout 2,1 title " << q("Bandwidth and tokens/s vs context: " + m.label) << " noenhanced\n"
-       << "  set lmargin at screen 0.09\n  set rmargin at screen 0.66\n"
+       << "  set lmargin at screen 0.09\n  set rmargin at screen 0.62\n"
        << "  set logscale x 2\n  set xrange " << ctx.gnuplot(1.4) << "\n"
        << "  set key at screen 0.99, screen 0.93 right top\n"
        << "  set xlabel \"context (cached positions, log2 scale)\"\n"
@@ -276,7 +278,7 @@ ReportFigure context_figure(const MachineResults& m, const std::vector<ResultSer
   f.caption = "Bandwidth vs context of " + m.label + " per dtype and thread count (top) and decode tokens/s "
               "(bottom; solid: measured attention step, dashed: bound = measured read ceiling at that cache "
               "level / KV bytes per step).";
-  f.figure = {"context_" + m.id, "Bandwidth vs context, " + m.label, 1100, 800, data.str(), body.str()};
+  f.figure = {"context_" + m.id, "Bandwidth vs context, " + m.label, 1250, 820, data.str(), body.str()};
   return f;
 }
 
