@@ -1,0 +1,206 @@
+#include "analysis/compare_command.h"
+
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "analysis/input_error.h"
+#include "analysis/result_comparison.h"
+#include "analysis/staged_output.h"
+#include "analysis/text_table.h"
+
+namespace kvb {
+namespace po = boost::program_options;
+
+namespace {
+
+struct Options {
+  std::string base, next, format = "console", out, match_threads = "exact";
+  bool strict = false, force = false, cross_cpu = false;
+  CompareOptions compare;
+};
+
+const char* kUsage =
+    "usage: kvbench compare <base.csv> <new.csv> [--threshold F] [--alpha F] [--strict] [--cross-cpu]\n"
+    "                       [--match-threads exact|max] [--format console|csv|md] [--out FILE [--force]]";
+
+std::optional<Options> parse_options(int argc, char** argv) {
+  Options o;
+  po::options_description visible("kvbench compare options");
+  visible.add_options()("help,h", "show this help")(
+      "threshold", po::value(&o.compare.threshold)->default_value(0.05),
+      "relative time change below which a configuration is 'same'")(
+      "alpha", po::value(&o.compare.alpha)->default_value(0.05), "significance level of the Mann-Whitney U test")(
+      "strict", po::bool_switch(&o.strict), "different cpu_model/isa/compiler/kvbench_version is an error (exit 2)")(
+      "cross-cpu", po::bool_switch(&o.cross_cpu),
+      "CPU B / CPU A ratio table (automatic when cpu_model differs)")(
+      "match-threads", po::value(&o.match_threads)->default_value("exact"),
+      "exact: match on thread count; max: compare each side at its largest thread count")(
+      "format", po::value(&o.format)->default_value("console"), "console, csv or md")(
+      "out", po::value(&o.out), "write the table to FILE instead of stdout")(
+      "force", po::bool_switch(&o.force), "replace an existing --out file");
+  po::options_description all;
+  all.add(visible).add_options()("base", po::value(&o.base))("new", po::value(&o.next));
+  po::positional_options_description positional;
+  positional.add("base", 1).add("new", 1);
+  try {
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+    if (vm.count("help")) {
+      std::cout << kUsage << "\n" << visible;
+      return std::nullopt;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw InputError(std::string(e.what()) + "\n" + kUsage);
+  }
+  if (o.base.empty() || o.next.empty()) throw InputError(std::string("need two CSV files\n") + kUsage);
+  if (o.format != "console" && o.format != "csv" && o.format != "md") {
+    throw InputError("--format: unknown format '" + o.format + "' (console, csv, md)");
+  }
+  if (o.match_threads == "exact") {
+    o.compare.match_threads = MatchThreads::kExact;
+  } else if (o.match_threads == "max") {
+    o.compare.match_threads = MatchThreads::kMax;
+  } else {
+    throw InputError("--match-threads: unknown mode '" + o.match_threads + "' (exact, max)");
+  }
+  if (!(o.compare.threshold >= 0)) throw InputError("--threshold must be >= 0");
+  if (!(o.compare.alpha > 0 && o.compare.alpha < 1)) throw InputError("--alpha must be between 0 and 1");
+  return o;
+}
+
+// Configuration columns that differ somewhere in the comparison (benchmark always): keeps the
+// console table narrow without hiding what distinguishes rows.
+std::vector<Col> varying_columns(const Comparison& c, MatchThreads mode) {
+  std::vector<Col> out;
+  for (Col col : match_columns(mode)) {
+    std::set<std::string> seen;
+    for (const auto& r : c.rows) seen.insert(r.base_example->str(col));
+    if (col == Col::benchmark || seen.size() > 1) out.push_back(col);
+  }
+  return out;
+}
+
+std::string cell(std::optional<double> v, int digits = 4) { return v ? format_number(*v, digits) : ""; }
+
+TextTable build_table(const Comparison& c, const Options& o, bool cross, bool all_columns) {
+  const auto cols = all_columns ? match_columns(o.compare.match_threads) : varying_columns(c, o.compare.match_threads);
+  std::vector<std::string> header;
+  for (Col col : cols) header.emplace_back(column_name(col));
+  const bool show_threads = o.compare.match_threads == MatchThreads::kMax;
+  if (show_threads) header.insert(header.end(), {"base_threads", "new_threads"});
+  header.insert(header.end(), {"base_n", "new_n", "base_ns", "new_ns"});
+  if (cross) header.insert(header.end(), {"base_gbps", "new_gbps", "gbps_ratio"});
+  header.insert(header.end(), {"time_ratio", "change", "p_value", "verdict", "note"});
+  TextTable t(header);
+  for (const auto& r : c.rows) {
+    std::vector<std::string> row;
+    for (Col col : cols) row.push_back(r.base_example->str(col));
+    if (show_threads) row.insert(row.end(), {r.base_example->str(Col::threads), r.new_example->str(Col::threads)});
+    row.insert(row.end(), {std::to_string(r.base_n), std::to_string(r.new_n), format_number(r.base_ns, 5),
+                           format_number(r.new_ns, 5)});
+    if (cross) {
+      std::optional<double> ratio;
+      if (r.base_gbps && r.new_gbps && *r.base_gbps > 0) ratio = *r.new_gbps / *r.base_gbps;
+      row.insert(row.end(), {cell(r.base_gbps), cell(r.new_gbps), cell(ratio)});
+    }
+    std::string note;
+    if (!r.utest) {
+      note = "untested: < " + std::to_string(kUTestMinRepetitions) + " repetitions";
+    } else if (r.few_repetitions) {
+      note = "few repetitions (< " + std::to_string(kUTestOptimalRepetitions) + "): test has low power";
+    }
+    if (r.base_example->failed_validation() || r.new_example->failed_validation()) {
+      note += std::string(note.empty() ? "" : "; ") + "INVALID kernel (valid=0)";
+    }
+    row.insert(row.end(), {format_number(r.time_ratio, 4), all_columns ? format_number(r.change, 4) : format_percent(r.change),
+                           r.utest ? format_number(r.utest->p_value, 3) : "", verdict_name(r.verdict), note});
+    t.add_row(row);
+  }
+  return t;
+}
+
+std::string unmatched_text(const char* side, const std::vector<const ResultRow*>& rows, MatchThreads mode,
+                           bool markdown) {
+  if (rows.empty()) return "";
+  std::ostringstream s;
+  s << (markdown ? "\n**" : "\n") << rows.size() << " configuration(s) only in " << side
+    << (markdown ? "** (not compared):\n\n" : " (not compared):\n");
+  for (const ResultRow* r : rows) {
+    s << (markdown ? "- `" : "  ") << join_columns(*r, match_columns(mode)) << (markdown ? "`\n" : "\n");
+  }
+  return s.str();
+}
+
+}  // namespace
+
+int compare_main(int argc, char** argv) {
+  try {
+    const auto parsed = parse_options(argc, argv);
+    if (!parsed) return kExitOk;
+    const Options& o = *parsed;
+    const auto base = load_results(o.base);
+    const auto next = load_results(o.next);
+    const Comparison c = compare_results(base, next, o.compare);
+    if (o.strict && !c.environment_differences.empty()) {
+      std::string msg = "environments differ (--strict):";
+      for (const auto& d : c.environment_differences) msg += "\n  " + d;
+      throw InputError(msg);
+    }
+    const bool cross = o.cross_cpu || c.cpu_differs;
+    const bool md = o.format == "md";
+    std::ostringstream text;
+    if (md) text << "# kvbench compare\n\n";
+    if (o.format != "csv") {
+      text << (md ? "Base: `" : "base: ") << o.base << (md ? "`, new: `" : "\nnew:  ") << o.next << (md ? "`\n" : "\n");
+      for (const auto& d : c.environment_differences) text << (md ? "\n**Environment differs**: " : "WARNING environment differs: ") << d << "\n";
+      if (cross) {
+        text << (md ? "\n" : "") << "Cross-CPU comparison: ratios are new (CPU B) / base (CPU A) per configuration"
+             << (o.compare.match_threads == MatchThreads::kMax ? ", each CPU at its largest thread count" : "")
+             << ".\n";
+      }
+      text << (md ? "\n" : "") << "Verdict: |change| > " << format_percent(o.compare.threshold).substr(1)
+           << " and Mann-Whitney U p < " << o.compare.alpha << " over per-repetition ns_per_step.\n\n";
+    }
+    const TextTable table = build_table(c, o, cross, o.format == "csv");
+    text << (o.format == "csv" ? table.csv() : md ? table.markdown() : table.console());
+    if (o.format != "csv") {
+      text << unmatched_text("base", c.only_in_base, o.compare.match_threads, md);
+      text << unmatched_text("new", c.only_in_new, o.compare.match_threads, md);
+      std::size_t slower = 0, faster = 0, few = 0;
+      for (const auto& r : c.rows) {
+        slower += r.verdict == Verdict::kSlower && r.significant;
+        faster += r.verdict == Verdict::kFaster && r.significant;
+        few += r.few_repetitions;
+      }
+      text << "\n" << c.rows.size() << " matched configuration(s): " << slower << " significantly slower, " << faster
+           << " significantly faster.\n";
+      if (few) {
+        text << "WARNING: " << few << " configuration(s) have fewer than " << kUTestOptimalRepetitions
+             << " repetitions on a side; the U test may be unable to show significance. Rerun with more "
+                "repetitions.\n";
+      }
+    }
+    if (c.rows.empty()) std::cerr << "kvbench compare: warning: no configuration matched between the two files\n";
+    if (!o.out.empty()) {
+      write_file_atomically(o.out, text.str(), o.force);
+    } else {
+      std::cout << text.str();
+    }
+    if (!o.out.empty() && o.format != "console") {
+      // Keep a human summary on the console when the table goes to a file.
+      std::cout << "kvbench compare: wrote " << o.out << "\n";
+    }
+    return c.any_significant_slowdown() ? kExitRegression : kExitOk;
+  } catch (const InputError& e) {
+    std::cerr << "kvbench compare: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "kvbench compare: failed: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+}
+
+}  // namespace kvb

@@ -1,0 +1,128 @@
+#include "analysis/machine_results.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "analysis/roofline.h"
+
+namespace kvb {
+namespace {
+
+std::vector<Col> config_columns() { return {std::begin(kConfigColumns), std::end(kConfigColumns)}; }
+
+std::vector<ResultRow> summarize(const std::vector<const ResultRow*>& rows) {
+  // (run_id, configuration) -> rows, in first-seen order.
+  std::map<std::string, std::size_t> index;
+  std::vector<std::vector<const ResultRow*>> groups;
+  for (const ResultRow* r : rows) {
+    const std::string key = r->str(Col::run_id) + "|" + join_columns(*r, config_columns());
+    auto [it, inserted] = index.emplace(key, groups.size());
+    if (inserted) groups.emplace_back();
+    groups[it->second].push_back(r);
+  }
+  std::vector<ResultRow> out;
+  for (const auto& g : groups) {
+    auto med = std::find_if(g.begin(), g.end(), [](const ResultRow* r) { return r->is_median(); });
+    if (med != g.end()) {
+      out.push_back(**med);
+      continue;
+    }
+    std::vector<const ResultRow*> reps;
+    for (const ResultRow* r : g) {
+      if (r->is_repetition() && r->num(Col::ns_per_step)) reps.push_back(r);
+    }
+    if (reps.empty()) continue;
+    std::sort(reps.begin(), reps.end(), [](const ResultRow* a, const ResultRow* b) {
+      return *a->num(Col::ns_per_step) < *b->num(Col::ns_per_step);
+    });
+    out.push_back(*reps[(reps.size() - 1) / 2]);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<double> attained_gbps(const ResultRow& row) {
+  const auto p = roofline_point(row.num(Col::bytes_read), row.num(Col::bytes_written), row.num(Col::flops),
+                                row.num(Col::ns_per_step));
+  if (p) return p->gbps;
+  const auto bytes = row.num_or(Col::bytes_read, 0) + row.num_or(Col::bytes_written, 0);
+  const auto ns = row.num(Col::ns_per_step);
+  if (bytes > 0 && ns && *ns > 0) return bytes / *ns;
+  return row.num(Col::gbps);
+}
+
+std::optional<double> MachineResults::read_roof(const std::string& ws_level, int threads) const {
+  auto it = read_roof_gbps.find({ws_level, threads});
+  if (it == read_roof_gbps.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<double> MachineResults::fma_peak(int threads) const {
+  auto it = fma_peak_gflops.find(threads);
+  if (it == fma_peak_gflops.end()) return std::nullopt;
+  return it->second;
+}
+
+int MachineResults::roofline_threads() const {
+  int best = 0;
+  for (const auto& r : summaries) {
+    if (!r.is_ceiling()) best = std::max(best, static_cast<int>(r.num_or(Col::threads, 0)));
+  }
+  if (best == 0) {  // ceilings only: use their largest thread count
+    for (const auto& [key, gbps] : read_roof_gbps) best = std::max(best, key.second);
+  }
+  return best;
+}
+
+std::vector<MachineResults> group_by_machine(const std::vector<ResultRow>& rows) {
+  std::vector<MachineResults> machines;
+  std::map<std::string, std::vector<const ResultRow*>> members;
+  for (const ResultRow& r : rows) {
+    const std::string key = r.str(Col::host) + "|" + r.str(Col::cpu_model);
+    auto found = std::find_if(machines.begin(), machines.end(), [&](const MachineResults& m) {
+      return m.host + "|" + m.cpu_model == key;
+    });
+    if (found == machines.end()) {
+      MachineResults m;
+      m.id = "cpu" + std::to_string(machines.size());
+      m.cpu_model = r.str(Col::cpu_model);
+      m.host = r.str(Col::host);
+      m.label = m.cpu_model + " (" + m.host + ")";
+      m.isa = r.str(Col::isa);
+      m.compiler = r.str(Col::compiler);
+      m.kvbench_version = r.str(Col::kvbench_version);
+      m.l1d_bytes = r.num(Col::l1d_bytes);
+      m.l2_bytes = r.num(Col::l2_bytes);
+      m.l3_bytes = r.num(Col::l3_bytes);
+      m.llc_bytes = r.num(Col::llc_bytes);
+      machines.push_back(std::move(m));
+      found = machines.end() - 1;
+    }
+    found->run_ids.insert(r.str(Col::run_id));
+    members[key].push_back(&r);
+  }
+  for (MachineResults& m : machines) {
+    m.summaries = summarize(members[m.host + "|" + m.cpu_model]);
+    for (const ResultRow& r : m.summaries) {
+      const int threads = static_cast<int>(r.num_or(Col::threads, 0));
+      if (r.str(Col::benchmark) == "ceiling_read") {
+        if (auto g = attained_gbps(r)) {
+          double& roof = m.read_roof_gbps[{r.str(Col::ws_level), threads}];
+          roof = std::max(roof, *g);
+        }
+      } else if (r.str(Col::benchmark) == "ceiling_fma") {
+        const auto flops = r.num(Col::flops);
+        const auto ns = r.num(Col::ns_per_step);
+        const auto g = (flops && ns && *ns > 0) ? std::optional<double>(*flops / *ns) : r.num(Col::gflops);
+        if (g) {
+          double& peak = m.fma_peak_gflops[threads];
+          peak = std::max(peak, *g);
+        }
+      }
+    }
+  }
+  return machines;
+}
+
+}  // namespace kvb

@@ -1,0 +1,41 @@
+// Results of one machine (host + cpu_model), reduced to one summary row per configuration,
+// plus the machine's measured ceilings. The report is built from these.
+#pragma once
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/result_table.h"
+
+namespace kvb {
+
+struct MachineResults {
+  std::string id;      // short file-name-safe id: "cpu0", "cpu1", ...
+  std::string label;   // "<cpu_model> (<host>)"
+  std::string cpu_model, host, isa, compiler, kvbench_version;
+  std::set<std::string> run_ids;
+  std::optional<double> l1d_bytes, l2_bytes, l3_bytes, llc_bytes;
+  // One row per (run_id, configuration): the median aggregate row, or when a run wrote no
+  // aggregates, the repetition with the median time. Invalid kernels are kept (flagged).
+  std::vector<ResultRow> summaries;
+  // Best read bandwidth (GB/s) per (ws_level, threads) over the ceiling_read summaries.
+  std::map<std::pair<std::string, int>, double> read_roof_gbps;
+  // Best FP32 FMA GFLOP/s per thread count over the ceiling_fma summaries.
+  std::map<int, double> fma_peak_gflops;
+
+  std::optional<double> read_roof(const std::string& ws_level, int threads) const;
+  std::optional<double> fma_peak(int threads) const;
+  // Thread count the roofline uses: the most threads any kernel row ran with.
+  int roofline_threads() const;
+};
+
+// Groups rows by (host, cpu_model) in order of first appearance.
+std::vector<MachineResults> group_by_machine(const std::vector<ResultRow>& rows);
+
+// Attained GB/s of a summary row: from the cost model and time, else the CSV's gbps column.
+std::optional<double> attained_gbps(const ResultRow& row);
+
+}  // namespace kvb

@@ -1,0 +1,402 @@
+#include "analysis/report_command.h"
+
+#include <boost/program_options.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "analysis/input_error.h"
+#include "analysis/knee_detection.h"
+#include "analysis/machine_results.h"
+#include "analysis/model_fit.h"
+#include "analysis/report_figures.h"
+#include "analysis/result_series.h"
+#include "analysis/result_table.h"
+#include "analysis/staged_output.h"
+#include "analysis/text_table.h"
+
+#ifndef KVBENCH_SOURCE_MODELS_DIR
+#define KVBENCH_SOURCE_MODELS_DIR ""
+#endif
+
+namespace kvb {
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct ReportOptions {
+  std::vector<std::string> inputs;
+  std::string out;
+  std::string models_dir;
+  bool models_dir_given = false;
+  bool force = false;
+  double knee_drop = kDefaultKneeDrop;
+};
+
+const char* kUsage = "usage: kvbench report <results.csv>... --out DIR [--force] [--models-dir DIR] [--knee-drop F]";
+
+// Returns nullopt when --help was printed.
+std::optional<ReportOptions> parse_options(int argc, char** argv) {
+  ReportOptions o;
+  po::options_description visible("kvbench report options");
+  visible.add_options()("help,h", "show this help")(
+      "out,o", po::value(&o.out)->required(), "output directory (must not exist or be empty, unless --force)")(
+      "force", po::bool_switch(&o.force), "replace an existing output directory")(
+      "models-dir", po::value(&o.models_dir), "model presets (*.ini); default configs/models, then the source tree's")(
+      "knee-drop", po::value(&o.knee_drop)->default_value(kDefaultKneeDrop),
+      "fractional bandwidth drop between neighbouring working sets that marks a knee");
+  po::options_description all;
+  all.add(visible).add_options()("input", po::value(&o.inputs));
+  po::positional_options_description positional;
+  positional.add("input", -1);
+  try {
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+    if (vm.count("help")) {
+      std::cout << kUsage << "\n" << visible;
+      return std::nullopt;
+    }
+    po::notify(vm);
+    o.models_dir_given = vm.count("models-dir") > 0;
+  } catch (const po::error& e) {
+    throw InputError(std::string(e.what()) + "\n" + kUsage);
+  }
+  if (o.inputs.empty()) throw InputError(std::string("no input CSV given\n") + kUsage);
+  if (!(o.knee_drop > 0 && o.knee_drop < 1)) throw InputError("--knee-drop must be between 0 and 1");
+  return o;
+}
+
+std::vector<ModelPreset> find_presets(const ReportOptions& o, std::string* note) {
+  if (o.models_dir_given) return load_model_presets(o.models_dir);
+  for (const std::string& dir : {std::string("configs/models"), std::string(KVBENCH_SOURCE_MODELS_DIR)}) {
+    std::error_code ec;
+    if (!dir.empty() && fs::is_directory(dir, ec)) {
+      *note = "Model presets from `" + dir + "`.";
+      return load_model_presets(dir);
+    }
+  }
+  *note = "No model preset directory found (pass --models-dir).";
+  return {};
+}
+
+std::string opt_bytes(std::optional<double> b) { return b ? format_bytes(*b) : "n/a"; }
+
+std::string md_escape(std::string s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|' || c == '_' || c == '*') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string shape_of(const ResultRow& r) {
+  if (r.str(Col::layers).empty()) return "";
+  return r.str(Col::layers) + "L " + r.str(Col::q_heads) + "q/" + r.str(Col::kv_heads) + "kv d" + r.str(Col::head_dim);
+}
+
+std::optional<double> pct_of_roof(const MachineResults& m, const ResultRow& r) {
+  const auto g = attained_gbps(r);
+  const auto roof = m.read_roof(r.str(Col::ws_level), static_cast<int>(r.num_or(Col::threads, 0)));
+  if (g && roof && *roof > 0) return 100 * *g / *roof;
+  return r.num(Col::pct_of_ceiling);
+}
+
+void machines_section(std::ostream& md, const std::vector<MachineResults>& ms) {
+  std::vector<std::string> header = {""};
+  for (const auto& m : ms) header.push_back(m.id);
+  TextTable t(header);
+  auto row = [&](const std::string& name, auto value) {
+    std::vector<std::string> r = {name};
+    for (const auto& m : ms) r.push_back(value(m));
+    t.add_row(r);
+  };
+  row("CPU", [](const MachineResults& m) { return m.cpu_model; });
+  row("host", [](const MachineResults& m) { return m.host; });
+  row("runs", [](const MachineResults& m) {
+    std::string s;
+    for (const auto& id : m.run_ids) s += (s.empty() ? "" : " ") + id;
+    return s;
+  });
+  row("ISA", [](const MachineResults& m) { return m.isa; });
+  row("compiler", [](const MachineResults& m) { return m.compiler; });
+  row("kvbench", [](const MachineResults& m) { return m.kvbench_version; });
+  row("L1d", [](const MachineResults& m) { return opt_bytes(m.l1d_bytes); });
+  row("L2", [](const MachineResults& m) { return opt_bytes(m.l2_bytes); });
+  row("L3", [](const MachineResults& m) { return opt_bytes(m.l3_bytes); });
+  row("LLC (PUs used)", [](const MachineResults& m) { return opt_bytes(m.llc_bytes); });
+  md << "## Machines\n\n" << t.markdown() << "\n";
+}
+
+void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
+  std::map<std::string, std::vector<std::string>> cells;  // "benchmark|level|threads" -> per machine
+  std::vector<std::string> order;
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    for (const ResultRow& r : ms[i].summaries) {
+      if (!r.is_ceiling()) continue;
+      const bool fma = r.str(Col::benchmark) == "ceiling_fma";
+      const std::string key = r.str(Col::benchmark) + "|" + r.str(Col::ws_level) + "|" + r.str(Col::threads);
+      if (!cells.count(key)) {
+        cells[key].assign(ms.size(), "");
+        order.push_back(key);
+      }
+      std::optional<double> v;
+      if (fma) {
+        v = ms[i].fma_peak(static_cast<int>(r.num_or(Col::threads, 0)));
+      } else if (r.str(Col::benchmark) == "ceiling_read") {
+        v = ms[i].read_roof(r.str(Col::ws_level), static_cast<int>(r.num_or(Col::threads, 0)));
+      } else {
+        v = attained_gbps(r);
+        // Best over buffer sizes of that level, like the read roof.
+        if (!cells[key][i].empty() && v && std::stod(cells[key][i]) > *v) continue;
+      }
+      if (v) cells[key][i] = format_number(*v, 4);
+    }
+  }
+  md << "## Measured ceilings\n\nBest median over the buffer sizes of each level. GB/s (decimal) for "
+        "bandwidth ceilings, GFLOP/s for `ceiling_fma`.\n\n";
+  if (order.empty()) {
+    md << "No ceiling rows in the input: roofs and % of ceiling are not available.\n\n";
+    return;
+  }
+  std::vector<std::string> header = {"ceiling", "level", "threads"};
+  for (const auto& m : ms) header.push_back(m.id);
+  TextTable t(header);
+  for (const auto& key : order) {
+    std::vector<std::string> row;
+    std::stringstream ss(key);
+    for (std::string part; std::getline(ss, part, '|');) row.push_back(part);
+    row.resize(3);
+    row[0] = md_escape(row[0]);
+    for (const auto& c : cells[key]) row.push_back(c);
+    t.add_row(row);
+  }
+  md << t.markdown() << "\n";
+}
+
+void configurations_section(std::ostream& md, const std::vector<MachineResults>& ms) {
+  // Rows: configuration without ws_level (the level depends on the machine's caches).
+  std::vector<Col> key_cols;
+  for (Col c : kConfigColumns) {
+    if (c != Col::ws_level) key_cols.push_back(c);
+  }
+  std::vector<std::string> order;
+  std::map<std::string, const ResultRow*> first;
+  std::map<std::string, std::vector<const ResultRow*>> cells;
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    for (const ResultRow& r : ms[i].summaries) {
+      if (r.is_ceiling()) continue;
+      const std::string key = join_columns(r, key_cols);
+      if (!cells.count(key)) {
+        cells[key].assign(ms.size(), nullptr);
+        order.push_back(key);
+        first[key] = &r;
+      }
+      if (!cells[key][i]) cells[key][i] = &r;
+    }
+  }
+  md << "## Per configuration\n\nMedian over repetitions. GB/s = cost-model bytes / time; % of ceiling is "
+        "against the machine's measured read ceiling at the row's cache level and thread count.\n\n";
+  if (order.empty()) {
+    md << "No kernel rows in the input.\n\n";
+    return;
+  }
+  std::vector<std::string> header = {"benchmark", "model", "dtype", "layout", "shape", "context", "window",
+                                     "batch", "threads", "cache"};
+  for (const auto& m : ms) {
+    for (const char* h : {" GB/s", " % ceil", " tok/s", " level"}) header.push_back(m.id + h);
+  }
+  TextTable t(header);
+  for (const auto& key : order) {
+    const ResultRow& r = *first[key];
+    std::vector<std::string> row = {md_escape(r.str(Col::benchmark)), r.str(Col::model), r.str(Col::dtype),
+                                    md_escape(r.str(Col::layout)), shape_of(r), r.str(Col::context),
+                                    r.str(Col::window), r.str(Col::batch), r.str(Col::threads), r.str(Col::cache_state)};
+    for (std::size_t i = 0; i < ms.size(); ++i) {
+      const ResultRow* c = cells[key][i];
+      if (!c) {
+        row.insert(row.end(), {"", "", "", ""});
+        continue;
+      }
+      const auto g = attained_gbps(*c);
+      const auto pct = pct_of_roof(ms[i], *c);
+      std::string gb = g ? format_number(*g, 4) : "";
+      if (c->failed_validation()) gb += " (INVALID)";
+      row.push_back(gb);
+      row.push_back(pct ? format_number(*pct, 3) : "");
+      row.push_back(c->num(Col::tokens_per_s) ? format_number(*c->num(Col::tokens_per_s), 4) : "");
+      row.push_back(c->str(Col::ws_level));
+    }
+    t.add_row(row);
+  }
+  md << t.markdown() << "\n";
+}
+
+void knees_section(std::ostream& md, const std::vector<MachineResults>& ms, double drop) {
+  md << "## Knees\n\nA knee is where attained bandwidth drops by at least " << format_percent(drop, 0).substr(1)
+     << " between neighbouring working sets of the same series (`--knee-drop`). The knee's working set is the "
+        "last one before the drop; the nearest cache is the closest size on a log scale.\n\n";
+  TextTable t({"machine", "series", "knee working set", "next working set", "GB/s before", "GB/s after", "drop",
+               "nearest cache", "ws / cache"});
+  for (const auto& m : ms) {
+    const auto series = kernel_series(m);
+    const auto ceilings = ceiling_read_series(m);
+    for (const auto* group : {&series, &ceilings}) {
+      for (const auto& k : series_knees(*group, cache_levels(m), drop)) {
+        t.add_row({m.id, md_escape(k.series->label), format_bytes(k.knee.working_set_bytes),
+                   format_bytes(k.knee.next_working_set_bytes), format_number(k.knee.gbps_before, 4),
+                   format_number(k.knee.gbps_after, 4), format_percent(k.knee.drop).substr(1),
+                   k.knee.nearest_cache.empty() ? "n/a"
+                                                : k.knee.nearest_cache + " " + format_bytes(k.knee.nearest_cache_bytes),
+                   k.knee.nearest_cache.empty() ? "" : format_number(k.knee.ws_over_cache, 3)});
+      }
+    }
+  }
+  if (t.empty()) {
+    md << "No knees found.\n\n";
+  } else {
+    md << t.markdown() << "\n";
+  }
+}
+
+void model_fit_section(std::ostream& md, const std::vector<MachineResults>& ms,
+                       const std::vector<ModelPreset>& presets, const std::string& note) {
+  md << "## Model fit: largest context whose whole KV cache fits in the LLC\n\n"
+     << note << " KV cache = 2 x layers x kv_heads x context x head_dim x bytes (int8: plus a 4-byte scale per "
+        "row). `>= max` means the model's whole max-context fits.\n\n";
+  if (presets.empty()) return;
+  std::vector<std::string> header = {"model", "dtype", "KV bytes/token", "max-context"};
+  for (const auto& m : ms) header.push_back(m.id + " (LLC " + opt_bytes(m.llc_bytes) + ")");
+  TextTable t(header);
+  for (const auto& p : presets) {
+    for (std::string_view dtype : kFitDTypes) {
+      std::vector<std::string> row = {p.name, std::string(dtype), std::to_string(kv_bytes_per_token(p, dtype)),
+                                      std::to_string(p.max_context)};
+      for (const auto& m : ms) {
+        if (!m.llc_bytes) {
+          row.push_back("n/a");
+          continue;
+        }
+        const auto ctx = largest_context_in_llc(p, dtype, *m.llc_bytes);
+        row.push_back(std::to_string(ctx) + (ctx >= p.max_context ? " (>= max)" : ""));
+      }
+      t.add_row(row);
+    }
+  }
+  md << t.markdown() << "\n";
+}
+
+void peers_section(std::ostream& md, const std::vector<MachineResults>& ms) {
+  const std::vector<Col> shape = {Col::model, Col::dtype, Col::layers, Col::q_heads, Col::kv_heads, Col::head_dim,
+                                  Col::context, Col::window, Col::batch, Col::threads, Col::cache_state};
+  TextTable t({"machine", "peer", "kvbench", "dtype", "shape", "context", "threads", "kvbench GB/s", "peer GB/s",
+               "kvbench ns/step", "peer ns/step", "kvbench/peer speed"});
+  for (const auto& m : ms) {
+    for (const ResultRow& peer : m.summaries) {
+      if (!peer.is_peer()) continue;
+      bool matched = false;
+      for (const ResultRow& ours : m.summaries) {
+        if (ours.is_peer() || ours.is_ceiling() || join_columns(ours, shape) != join_columns(peer, shape)) continue;
+        matched = true;
+        const auto gp = attained_gbps(peer), go = attained_gbps(ours);
+        const double ns_peer = peer.num_or(Col::ns_per_step, NAN), ns_ours = ours.num_or(Col::ns_per_step, NAN);
+        t.add_row({m.id, md_escape(peer.str(Col::benchmark)), md_escape(ours.str(Col::benchmark)) +
+                   (ours.failed_validation() ? " (INVALID)" : ""), peer.str(Col::dtype), shape_of(peer),
+                   peer.str(Col::context), peer.str(Col::threads), go ? format_number(*go, 4) : "",
+                   gp ? format_number(*gp, 4) : "", format_number(ns_ours, 4), format_number(ns_peer, 4),
+                   format_number(ns_peer / ns_ours, 3) + "x"});
+      }
+      if (!matched) {
+        t.add_row({m.id, md_escape(peer.str(Col::benchmark)), "(no kvbench row of this shape)", peer.str(Col::dtype),
+                   shape_of(peer), peer.str(Col::context), peer.str(Col::threads), "",
+                   format_number(attained_gbps(peer).value_or(NAN), 4), "",
+                   format_number(peer.num_or(Col::ns_per_step, NAN), 4), ""});
+      }
+    }
+  }
+  if (t.empty()) return;
+  md << "## kvbench vs peers\n\nPeer rows (`peer_*`) beside kvbench rows of the same shape, dtype, context and "
+        "threads. Speed ratio = peer time / kvbench time (> 1: kvbench is faster).\n\n"
+     << t.markdown() << "\n";
+}
+
+void invalid_section(std::ostream& md, const std::vector<MachineResults>& ms) {
+  TextTable t({"machine", "file:line", "benchmark", "dtype", "context", "threads"});
+  for (const auto& m : ms) {
+    for (const ResultRow& r : m.summaries) {
+      if (!r.failed_validation()) continue;
+      t.add_row({m.id, r.file + ":" + std::to_string(r.line), md_escape(r.str(Col::benchmark)), r.str(Col::dtype),
+                 r.str(Col::context), r.str(Col::threads)});
+    }
+  }
+  if (t.empty()) return;
+  md << "## Rows that failed validation\n\nThese kernels did not match the double-precision reference "
+        "(`valid=0`). Their timings are listed above marked INVALID and left out of figures and knees.\n\n"
+     << t.markdown() << "\n";
+}
+
+}  // namespace
+
+int report_main(int argc, char** argv) {
+  try {
+    const auto options = parse_options(argc, argv);
+    if (!options) return kExitOk;
+    const ReportOptions& o = *options;
+    // Validate everything before touching the output directory.
+    const auto rows = load_results(o.inputs);
+    std::string presets_note;
+    const auto presets = find_presets(o, &presets_note);
+    const auto machines = group_by_machine(rows);
+    StagedDirectory staged(o.out, o.force);
+    const fs::path figures_dir = staged.path() / "figures";
+    fs::create_directory(figures_dir);
+    const auto figures = build_report_figures(machines, o.knee_drop);
+    for (const auto& f : figures) render_figure(figures_dir, f.figure);
+
+    std::ostringstream md;
+    md << "# kvbench report\n\nInputs: ";
+    for (std::size_t i = 0; i < o.inputs.size(); ++i) md << (i ? ", " : "") << "`" << o.inputs[i] << "`";
+    md << " (" << rows.size() << " rows, " << machines.size() << " machine" << (machines.size() == 1 ? "" : "s")
+       << ").\n\n";
+    machines_section(md, machines);
+    ceilings_section(md, machines);
+    md << "## Figures\n\nEach figure has an SVG, a PNG, its gnuplot script (`.gp`) and data (`.dat`) in "
+          "`figures/`; edit the script and run `gnuplot NAME.gp` there to restyle. Figures of one kind share "
+          "their axes across machines.\n\n";
+    for (const char* kind : {"roofline", "llc_fit", "context", "threads"}) {
+      for (const auto& f : figures) {
+        if (f.kind != kind) continue;
+        const std::string stem = "figures/" + f.figure.name;
+        md << "### " << f.figure.title << "\n\n![" << f.figure.title << "](" << stem << ".png)\n\n"
+           << f.caption << " [SVG](" << stem << ".svg), [script](" << stem << ".gp), [data](" << stem
+           << ".dat)\n\n";
+      }
+    }
+    configurations_section(md, machines);
+    knees_section(md, machines, o.knee_drop);
+    model_fit_section(md, machines, presets, presets_note);
+    peers_section(md, machines);
+    invalid_section(md, machines);
+    {
+      std::ofstream out(staged.path() / "report.md");
+      out << md.str();
+      if (!out.good()) throw std::runtime_error("cannot write report.md");
+    }
+    staged.commit();
+    std::cout << "kvbench report: wrote " << (fs::path(o.out) / "report.md").string() << " and "
+              << figures.size() << " figures\n";
+    return kExitOk;
+  } catch (const InputError& e) {
+    std::cerr << "kvbench report: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "kvbench report: failed: " << e.what() << "\n";
+    return kExitRegression;
+  }
+}
+
+}  // namespace kvb

@@ -1,0 +1,154 @@
+#include "analysis/result_comparison.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "analysis/machine_results.h"
+
+namespace kvb {
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::kFaster: return "faster";
+    case Verdict::kSlower: return "slower";
+    case Verdict::kSame: return "same";
+  }
+  return "?";
+}
+
+bool Comparison::any_significant_slowdown() const {
+  return std::any_of(rows.begin(), rows.end(),
+                     [](const ComparedConfig& c) { return c.verdict == Verdict::kSlower && c.significant; });
+}
+
+std::vector<Col> match_columns(MatchThreads mode) {
+  std::vector<Col> cols;
+  for (Col c : kConfigColumns) {
+    if (mode == MatchThreads::kMax && (c == Col::threads || c == Col::pin)) continue;
+    cols.push_back(c);
+  }
+  return cols;
+}
+
+namespace {
+
+struct Group {
+  std::vector<const ResultRow*> repetitions;
+  const ResultRow* median_row = nullptr;
+  int threads = 0;
+};
+
+// Configuration key -> repetitions, keeping only the largest thread count per key under kMax.
+std::map<std::string, Group> group_rows(const std::vector<ResultRow>& rows, MatchThreads mode) {
+  const auto key_cols = match_columns(mode);
+  std::map<std::string, Group> groups;
+  for (const ResultRow& r : rows) {
+    if (!r.is_repetition() && !r.is_median()) continue;
+    if (!r.num(Col::ns_per_step)) continue;
+    const int threads = static_cast<int>(r.num_or(Col::threads, 0));
+    Group& g = groups[join_columns(r, key_cols)];
+    if (mode == MatchThreads::kMax && threads != g.threads && (!g.repetitions.empty() || g.median_row)) {
+      if (threads < g.threads) continue;
+      g = Group{};  // a larger thread count replaces what we had
+    }
+    g.threads = threads;
+    if (r.is_repetition()) {
+      g.repetitions.push_back(&r);
+    } else if (!g.median_row) {
+      g.median_row = &r;
+    }
+  }
+  return groups;
+}
+
+// Repetition values of a column; a run that wrote only aggregates contributes its median.
+std::vector<double> values(const Group& g, Col c) {
+  std::vector<double> v;
+  for (const ResultRow* r : g.repetitions) {
+    if (c == Col::gbps) {
+      if (auto x = attained_gbps(*r)) v.push_back(*x);
+    } else if (auto x = r->num(c)) {
+      v.push_back(*x);
+    }
+  }
+  if (g.repetitions.empty() && g.median_row) {
+    if (c == Col::gbps) {
+      if (auto x = attained_gbps(*g.median_row)) v.push_back(*x);
+    } else if (auto x = g.median_row->num(c)) {
+      v.push_back(*x);
+    }
+  }
+  return v;
+}
+
+std::set<std::string> distinct(const std::vector<ResultRow>& rows, Col c) {
+  std::set<std::string> s;
+  for (const auto& r : rows) s.insert(r.str(c));
+  return s;
+}
+
+std::string join(const std::set<std::string>& s) {
+  std::string out;
+  for (const auto& v : s) out += (out.empty() ? "'" : ", '") + v + "'";
+  return out;
+}
+
+}  // namespace
+
+Comparison compare_results(const std::vector<ResultRow>& base, const std::vector<ResultRow>& next,
+                           const CompareOptions& options) {
+  Comparison out;
+  for (Col c : {Col::cpu_model, Col::isa, Col::compiler, Col::kvbench_version}) {
+    const auto a = distinct(base, c), b = distinct(next, c);
+    if (a != b) {
+      out.environment_differences.push_back(std::string(column_name(c)) + ": base " + join(a) + " vs new " + join(b));
+      if (c == Col::cpu_model) out.cpu_differs = true;
+    }
+  }
+  const auto base_groups = group_rows(base, options.match_threads);
+  const auto new_groups = group_rows(next, options.match_threads);
+  for (const auto& [key, bg] : base_groups) {
+    const ResultRow* example = bg.repetitions.empty() ? bg.median_row : bg.repetitions.front();
+    auto it = new_groups.find(key);
+    if (it == new_groups.end()) {
+      out.only_in_base.push_back(example);
+      continue;
+    }
+    const Group& ng = it->second;
+    ComparedConfig c;
+    c.base_example = example;
+    c.new_example = ng.repetitions.empty() ? ng.median_row : ng.repetitions.front();
+    const auto base_ns = values(bg, Col::ns_per_step);
+    const auto new_ns = values(ng, Col::ns_per_step);
+    c.base_n = base_ns.size();
+    c.new_n = new_ns.size();
+    c.base_ns = *median(base_ns);
+    c.new_ns = *median(new_ns);
+    c.base_gbps = median(values(bg, Col::gbps));
+    c.new_gbps = median(values(ng, Col::gbps));
+    c.time_ratio = c.base_ns > 0 ? c.new_ns / c.base_ns : NAN;
+    c.change = c.time_ratio - 1;
+    c.utest = mann_whitney_u(base_ns, new_ns);
+    c.few_repetitions = std::min(c.base_n, c.new_n) < kUTestOptimalRepetitions;
+    c.significant = c.utest && c.utest->p_value < options.alpha;
+    // Without a test (one repetition) the verdict follows the threshold alone, but it is never
+    // "significant", so it cannot fail CI on its own.
+    const bool decisive = c.significant || !c.utest;
+    if (decisive && c.change > options.threshold) {
+      c.verdict = Verdict::kSlower;
+    } else if (decisive && c.change < -options.threshold) {
+      c.verdict = Verdict::kFaster;
+    }
+    out.rows.push_back(c);
+  }
+  for (const auto& [key, ng] : new_groups) {
+    if (!base_groups.count(key)) out.only_in_new.push_back(ng.repetitions.empty() ? ng.median_row : ng.repetitions.front());
+  }
+  std::stable_sort(out.rows.begin(), out.rows.end(),
+                   [](const ComparedConfig& a, const ComparedConfig& b) { return a.change > b.change; });
+  return out;
+}
+
+}  // namespace kvb

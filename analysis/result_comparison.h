@@ -1,0 +1,52 @@
+// Compares two sets of results configuration by configuration: medians of per-repetition
+// ns_per_step, their ratio and a two-sided Mann-Whitney U test. The core of `kvbench compare`.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/result_table.h"
+#include "analysis/statistics.h"
+
+namespace kvb {
+
+enum class MatchThreads { kExact, kMax };  // kMax: each side at its largest thread count
+enum class Verdict { kFaster, kSlower, kSame };
+const char* verdict_name(Verdict v);
+
+struct CompareOptions {
+  double threshold = 0.05;  // |change| below this is "same"
+  double alpha = 0.05;      // significance level of the U test
+  MatchThreads match_threads = MatchThreads::kExact;
+};
+
+struct ComparedConfig {
+  const ResultRow* base_example = nullptr;  // a row of each side, for the configuration columns
+  const ResultRow* new_example = nullptr;
+  std::size_t base_n = 0, new_n = 0;        // repetitions
+  double base_ns = 0, new_ns = 0;           // medians
+  std::optional<double> base_gbps, new_gbps;  // medians
+  double time_ratio = 1;                    // new / base
+  double change = 0;                        // time_ratio - 1 (> 0: slower)
+  std::optional<UTestResult> utest;         // nullopt: too few repetitions for any test
+  bool significant = false;
+  bool few_repetitions = false;             // < kUTestOptimalRepetitions on a side
+  Verdict verdict = Verdict::kSame;
+};
+
+struct Comparison {
+  std::vector<ComparedConfig> rows;           // sorted by change, largest slowdown first
+  std::vector<const ResultRow*> only_in_base; // one example row per unmatched configuration
+  std::vector<const ResultRow*> only_in_new;
+  std::vector<std::string> environment_differences;  // "cpu_model: 'A' vs 'B'"
+  bool cpu_differs = false;
+  bool any_significant_slowdown() const;
+};
+
+// Configuration key used for matching (threads and pin dropped under MatchThreads::kMax).
+std::vector<Col> match_columns(MatchThreads mode);
+
+Comparison compare_results(const std::vector<ResultRow>& base, const std::vector<ResultRow>& next,
+                           const CompareOptions& options);
+
+}  // namespace kvb

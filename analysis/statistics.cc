@@ -1,0 +1,57 @@
+#include "analysis/statistics.h"
+
+#include <algorithm>
+#include <boost/math/distributions/normal.hpp>
+#include <cmath>
+#include <utility>
+
+namespace kvb {
+
+std::optional<double> median(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+std::optional<UTestResult> mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() < kUTestMinRepetitions || b.size() < kUTestMinRepetitions) return std::nullopt;
+  // Rank the pooled sample; ties share the average rank.
+  std::vector<std::pair<double, int>> pooled;
+  pooled.reserve(a.size() + b.size());
+  for (double v : a) pooled.emplace_back(v, 0);
+  for (double v : b) pooled.emplace_back(v, 1);
+  std::sort(pooled.begin(), pooled.end());
+  const double n1 = static_cast<double>(a.size());
+  const double n2 = static_cast<double>(b.size());
+  const double n = n1 + n2;
+  double rank_sum_a = 0;
+  double tie_term = 0;  // sum over tie groups of (t^3 - t)
+  for (std::size_t i = 0; i < pooled.size();) {
+    std::size_t j = i;
+    while (j < pooled.size() && pooled[j].first == pooled[i].first) ++j;
+    const double t = static_cast<double>(j - i);
+    const double average_rank = 0.5 * static_cast<double>(i + 1 + j);  // ranks i+1 .. j
+    for (std::size_t k = i; k < j; ++k) {
+      if (pooled[k].second == 0) rank_sum_a += average_rank;
+    }
+    tie_term += t * t * t - t;
+    i = j;
+  }
+  UTestResult r;
+  r.u = rank_sum_a - n1 * (n1 + 1) / 2;
+  const double mean_u = n1 * n2 / 2;
+  const double var_u = n1 * n2 / 12 * ((n + 1) - tie_term / (n * (n - 1)));
+  if (var_u <= 0) {  // every value identical: no evidence of a difference
+    r.z = 0;
+    r.p_value = 1;
+    return r;
+  }
+  const double deviation = std::max(0.0, std::fabs(r.u - mean_u) - 0.5);
+  r.z = deviation / std::sqrt(var_u);
+  const boost::math::normal standard_normal;
+  r.p_value = std::min(1.0, 2 * boost::math::cdf(boost::math::complement(standard_normal, r.z)));
+  return r;
+}
+
+}  // namespace kvb

@@ -1,0 +1,29 @@
+// Small statistics used by report and compare: medians and the two-sided Mann-Whitney U test.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace kvb {
+
+// Median of the values (mean of the two middle ones for an even count); nullopt when empty.
+std::optional<double> median(std::vector<double> values);
+
+// Like Google Benchmark's compare.py: below this many repetitions per side the U test has too
+// little power to be trusted, so results are reported with a warning.
+inline constexpr std::size_t kUTestOptimalRepetitions = 9;
+// Fewer than this per side: no test at all.
+inline constexpr std::size_t kUTestMinRepetitions = 2;
+
+struct UTestResult {
+  double u = 0;        // U statistic of the first sample
+  double z = 0;        // normal approximation, continuity- and tie-corrected
+  double p_value = 1;  // two-sided
+};
+
+// Two-sided Mann-Whitney U test (normal approximation with tie correction and continuity
+// correction, as scipy.stats.mannwhitneyu's asymptotic method). nullopt if either side has
+// fewer than kUTestMinRepetitions values.
+std::optional<UTestResult> mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b);
+
+}  // namespace kvb

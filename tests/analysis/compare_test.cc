@@ -1,0 +1,195 @@
+#include "analysis/result_comparison.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "analysis/compare_command.h"
+#include "analysis/input_error.h"
+#include "tests/analysis/synthetic_results.h"
+#include "tests/analysis/test_support.h"
+
+namespace kvb {
+namespace {
+
+using testing::CsvFields;
+using testing::SyntheticMachine;
+
+std::vector<double> normal_times(double mean, double relative_sd, int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> d(mean, mean * relative_sd);
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) v.push_back(d(rng));
+  return v;
+}
+
+std::vector<ResultRow> rows_from(const std::string& name, const std::vector<CsvFields>& fields) {
+  const auto path = testing::scratch_dir("Compare." + name) / "in.csv";
+  testing::write_text(path, testing::to_csv(fields));
+  return load_results(path.string());
+}
+
+TEST(CompareResults, FlagsATenPercentSlowdownWithTenRepetitions) {
+  const SyntheticMachine m;
+  const auto base = rows_from("SlowBase", testing::repetition_rows(m, normal_times(1e6, 0.01, 10, 1)));
+  const auto next = rows_from("SlowNew", testing::repetition_rows(m, normal_times(1.1e6, 0.01, 10, 2)));
+  const Comparison c = compare_results(base, next, {});
+  ASSERT_EQ(c.rows.size(), 1u);
+  const auto& r = c.rows[0];
+  EXPECT_EQ(r.verdict, Verdict::kSlower);
+  EXPECT_TRUE(r.significant);
+  EXPECT_LT(r.utest->p_value, 0.001);
+  EXPECT_NEAR(r.change, 0.10, 0.02);
+  EXPECT_FALSE(r.few_repetitions);
+  EXPECT_TRUE(c.any_significant_slowdown());
+}
+
+TEST(CompareResults, PureNoiseIsSame) {
+  const SyntheticMachine m;
+  for (unsigned seed = 10; seed < 30; seed += 2) {
+    const auto base = rows_from("NoiseBase", testing::repetition_rows(m, normal_times(1e6, 0.02, 10, seed)));
+    const auto next = rows_from("NoiseNew", testing::repetition_rows(m, normal_times(1e6, 0.02, 10, seed + 1)));
+    const Comparison c = compare_results(base, next, {});
+    ASSERT_EQ(c.rows.size(), 1u);
+    EXPECT_EQ(c.rows[0].verdict, Verdict::kSame) << "seed " << seed;
+    EXPECT_FALSE(c.any_significant_slowdown());
+  }
+}
+
+TEST(CompareResults, FasterAndFewRepetitions) {
+  const SyntheticMachine m;
+  const auto base = rows_from("FastBase", testing::repetition_rows(m, {100, 101, 102, 103}));
+  const auto next = rows_from("FastNew", testing::repetition_rows(m, {80, 81, 82, 83}));
+  const Comparison c = compare_results(base, next, {});
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_TRUE(c.rows[0].few_repetitions);
+  // 4 vs 4 fully separated: p = 0.0304 (asymptotic), significant at 0.05.
+  EXPECT_EQ(c.rows[0].verdict, Verdict::kFaster);
+  EXPECT_FALSE(c.any_significant_slowdown());
+}
+
+TEST(CompareResults, UnmatchedRowsAreListedAndEnvironmentDifferencesReported) {
+  SyntheticMachine a, b;
+  b.cpu_model = "Synthetic CPU B";
+  auto base_fields = testing::repetition_rows(a, {100, 101, 102}, "fp32", 1024);
+  auto extra = testing::repetition_rows(a, {50, 51, 52}, "bf16", 1024);
+  base_fields.insert(base_fields.end(), extra.begin(), extra.end());
+  auto new_fields = testing::repetition_rows(b, {100, 101, 102}, "fp32", 1024);
+  auto other = testing::repetition_rows(b, {10, 11, 12}, "int8", 512);
+  new_fields.insert(new_fields.end(), other.begin(), other.end());
+  const auto base = rows_from("UnmatchedBase", base_fields);
+  const auto next = rows_from("UnmatchedNew", new_fields);
+  const Comparison c = compare_results(base, next, {});
+  EXPECT_EQ(c.rows.size(), 1u);
+  ASSERT_EQ(c.only_in_base.size(), 1u);
+  EXPECT_EQ(c.only_in_base[0]->str(Col::dtype), "bf16");
+  ASSERT_EQ(c.only_in_new.size(), 1u);
+  EXPECT_EQ(c.only_in_new[0]->str(Col::dtype), "int8");
+  EXPECT_TRUE(c.cpu_differs);
+  ASSERT_EQ(c.environment_differences.size(), 1u);
+  EXPECT_NE(c.environment_differences[0].find("Synthetic CPU B"), std::string::npos);
+}
+
+TEST(CompareResults, MatchThreadsMaxComparesEachSideAtItsLargestThreadCount) {
+  SyntheticMachine a, b;
+  b.cpu_model = "Synthetic CPU B";
+  auto base_fields = testing::repetition_rows(a, {200, 201, 202}, "fp32", 1024, 1);
+  auto more = testing::repetition_rows(a, {100, 101, 102}, "fp32", 1024, 2);
+  base_fields.insert(base_fields.end(), more.begin(), more.end());
+  const auto new_fields = testing::repetition_rows(b, {50, 51, 52}, "fp32", 1024, 4);
+  const auto base = rows_from("ThreadsBase", base_fields);
+  const auto next = rows_from("ThreadsNew", new_fields);
+  EXPECT_TRUE(compare_results(base, next, {}).rows.empty());
+  CompareOptions o;
+  o.match_threads = MatchThreads::kMax;
+  const Comparison c = compare_results(base, next, o);
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rows[0].base_example->str(Col::threads), "2");
+  EXPECT_EQ(c.rows[0].new_example->str(Col::threads), "4");
+  EXPECT_DOUBLE_EQ(c.rows[0].time_ratio, 51.0 / 101.0);
+  EXPECT_NEAR(*c.rows[0].new_gbps / *c.rows[0].base_gbps, 101.0 / 51.0, 1e-9);
+}
+
+// ---- the command: exit statuses, output files, bad input ----
+
+struct CompareFiles {
+  std::filesystem::path dir, base, slow, noise, other_cpu;
+};
+
+CompareFiles write_files(const std::string& name) {
+  CompareFiles f;
+  f.dir = testing::scratch_dir("CompareCommand." + name);
+  SyntheticMachine m, b;
+  b.cpu_model = "Synthetic CPU B";
+  f.base = f.dir / "base.csv";
+  f.slow = f.dir / "slow.csv";
+  f.noise = f.dir / "noise.csv";
+  f.other_cpu = f.dir / "other_cpu.csv";
+  testing::write_text(f.base, testing::to_csv(testing::repetition_rows(m, normal_times(1e6, 0.01, 10, 3))));
+  testing::write_text(f.slow, testing::to_csv(testing::repetition_rows(m, normal_times(1.1e6, 0.01, 10, 4))));
+  testing::write_text(f.noise, testing::to_csv(testing::repetition_rows(m, normal_times(1e6, 0.01, 10, 5))));
+  testing::write_text(f.other_cpu, testing::to_csv(testing::repetition_rows(b, normal_times(1e6, 0.01, 10, 6))));
+  return f;
+}
+
+std::string read(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(CompareCommand, ExitStatusGatesOnSignificantSlowdown) {
+  const auto f = write_files("Exit");
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.slow.string()}), 1);
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.noise.string()}), 0);
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", f.slow.string(), f.base.string()}), 0);  // faster
+  // A 10% slowdown is within a 20% threshold.
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.slow.string(), "--threshold", "0.2"}), 0);
+}
+
+TEST(CompareCommand, WritesCsvAndMarkdownWithoutOverwriting) {
+  const auto f = write_files("Formats");
+  const auto csv = f.dir / "out.csv";
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.slow.string(), "--format", "csv",
+                                                "--out", csv.string()}), 1);
+  const std::string text = read(csv);
+  EXPECT_EQ(text.rfind("benchmark,model,layout,dtype", 0), 0u) << text;
+  EXPECT_NE(text.find("slower"), std::string::npos);
+  // Existing output is kept unless --force.
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.noise.string(), "--format", "csv",
+                                                "--out", csv.string()}), 2);
+  EXPECT_EQ(read(csv), text);
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.noise.string(), "--format", "md",
+                                                "--out", csv.string(), "--force"}), 0);
+  EXPECT_NE(read(csv).find("| benchmark |"), std::string::npos);
+}
+
+TEST(CompareCommand, CrossCpuAndStrict) {
+  const auto f = write_files("CrossCpu");
+  const auto md = f.dir / "cross.md";
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.other_cpu.string(), "--format", "md",
+                                                "--out", md.string()}), 0);
+  const std::string text = read(md);
+  EXPECT_NE(text.find("Environment differs"), std::string::npos);
+  EXPECT_NE(text.find("gbps_ratio"), std::string::npos);
+  EXPECT_NE(text.find("Cross-CPU"), std::string::npos);
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.other_cpu.string(), "--strict"}), 2);
+}
+
+TEST(CompareCommand, BadInputIsExitTwo) {
+  const auto f = write_files("BadInput");
+  testing::write_text(f.dir / "empty.csv", "");
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string()}), 2);
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), (f.dir / "missing.csv").string()}), 2);
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), (f.dir / "empty.csv").string()}), 2);
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.slow.string(), "--bogus"}), 2);
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.slow.string(), "--format", "xml"}), 2);
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.slow.string(), "--alpha", "x"}), 2);
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.slow.string(), "--match-threads", "min"}), 2);
+}
+
+}  // namespace
+}  // namespace kvb

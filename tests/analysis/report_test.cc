@@ -1,0 +1,125 @@
+#include "analysis/report_command.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "analysis/machine_results.h"
+#include "analysis/report_figures.h"
+#include "analysis/result_table.h"
+#include "tests/analysis/synthetic_results.h"
+#include "tests/analysis/test_support.h"
+
+namespace kvb {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::SyntheticMachine;
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Two CPUs with different caches and bandwidths in one concatenated CSV.
+fs::path write_multi_cpu_csv(const fs::path& dir) {
+  SyntheticMachine a;
+  SyntheticMachine b;
+  b.cpu_model = "Synthetic CPU B";
+  b.host = "hostb";
+  b.run_id = "hostb-20261121T231500Z";
+  b.l2_bytes = 2 * 1024 * 1024.0;
+  b.llc_bytes = 96 * 1024 * 1024.0;
+  b.gbps_l2 = 300;
+  b.gbps_l3 = 150;
+  b.gbps_dram = 60;
+  b.fma_gflops = 250;
+  b.seed = 2;
+  auto rows = testing::synthetic_run(a);
+  auto more = testing::synthetic_run(b);
+  rows.insert(rows.end(), more.begin(), more.end());
+  const fs::path csv = dir / "multi.csv";
+  testing::write_text(csv, testing::to_csv(rows));
+  return csv;
+}
+
+TEST(ReportCommand, RendersMultiCpuReportEndToEnd) {
+  // Output stays in the build tree for inspection: tests/analysis/scratch/Report.EndToEnd/report.
+  const fs::path dir = testing::scratch_dir("Report.EndToEnd");
+  const fs::path csv = write_multi_cpu_csv(dir);
+  const fs::path out = dir / "report";
+  ASSERT_EQ(testing::run_command(report_main, {"report", csv.string(), "--out", out.string()}), 0);
+  const std::string md = read(out / "report.md");
+  for (const char* section : {"## Machines", "## Measured ceilings", "## Per configuration", "## Knees",
+                              "## Model fit", "## kvbench vs peers", "Synthetic CPU A", "Synthetic CPU B",
+                              "qwen3-0.6b"}) {
+    EXPECT_NE(md.find(section), std::string::npos) << section;
+  }
+  int figures = 0;
+  for (const char* kind : {"roofline", "llc_fit", "context", "threads"}) {
+    for (const char* cpu : {"cpu0", "cpu1"}) {
+      for (const char* ext : {".svg", ".png", ".gp", ".dat"}) {
+        const fs::path f = out / "figures" / (std::string(kind) + "_" + cpu + ext);
+        ASSERT_TRUE(fs::exists(f)) << f;
+        EXPECT_GT(fs::file_size(f), 100u) << f;
+      }
+      EXPECT_NE(md.find(std::string("figures/") + kind + "_" + cpu + ".png"), std::string::npos);
+      ++figures;
+    }
+  }
+  EXPECT_EQ(figures, 8);
+  // No temporary directories left beside the output.
+  for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().filename().string().find(".report.tmp"), std::string::npos);
+}
+
+TEST(ReportCommand, KneesLandAtTheSyntheticCacheSizes) {
+  const fs::path dir = testing::scratch_dir("Report.Knees");
+  const auto rows = load_results(write_multi_cpu_csv(dir).string());
+  const auto machines = group_by_machine(rows);
+  ASSERT_EQ(machines.size(), 2u);
+  EXPECT_EQ(machines[1].llc_bytes, 96 * 1024 * 1024.0);
+  // Ceilings: best read GB/s at 1 thread per level, FMA peak.
+  EXPECT_NEAR(*machines[0].read_roof("DRAM", 1), 40, 2);
+  EXPECT_NEAR(*machines[1].fma_peak(2), 500, 25);
+  const fs::path out = dir / "report";
+  ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "multi.csv").string(), "--out", out.string()}), 0);
+  const std::string md = read(out / "report.md");
+  // fp32 decode on CPU A: L2 plateau ends at context 4 (917504 B <= 1 MiB), LLC at context 128.
+  EXPECT_NE(md.find("| cpu0 | decode\\_step fp32 head\\_major qwen3-0.6b 1T | 896 KiB | 1.75 MiB |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| cpu0 | decode\\_step fp32 head\\_major qwen3-0.6b 1T | 28 MiB | 56 MiB |"), std::string::npos) << md;
+}
+
+TEST(ReportCommand, NeverOverwritesAndLeavesNothingOnFailure) {
+  const fs::path dir = testing::scratch_dir("Report.Overwrite");
+  const fs::path csv = write_multi_cpu_csv(dir);
+  const fs::path out = dir / "report";
+  fs::create_directories(out);
+  testing::write_text(out / "keep.txt", "precious");
+  EXPECT_EQ(testing::run_command(report_main, {"report", csv.string(), "--out", out.string()}), 2);
+  EXPECT_EQ(read(out / "keep.txt"), "precious");
+  // Bad input: nothing written at all.
+  testing::write_text(dir / "bad.csv", "schema_version,run_id\n1,x\n");
+  const fs::path out2 = dir / "report2";
+  EXPECT_EQ(testing::run_command(report_main, {"report", (dir / "bad.csv").string(), "--out", out2.string()}), 2);
+  EXPECT_FALSE(fs::exists(out2));
+  EXPECT_EQ(testing::run_command(report_main, {"report", (dir / "nope.csv").string(), "--out", out2.string()}), 2);
+  EXPECT_EQ(testing::run_command(report_main, {"report", csv.string()}), 2);  // --out missing
+  EXPECT_EQ(testing::run_command(report_main, {"report", csv.string(), "--out", out2.string(), "--frobnicate"}), 2);
+  EXPECT_FALSE(fs::exists(out2));
+  // A gnuplot that fails: exit 1, no output directory, no temporary directory left.
+  setenv("KVBENCH_GNUPLOT", "false", 1);
+  EXPECT_EQ(testing::run_command(report_main, {"report", csv.string(), "--out", out2.string()}), 1);
+  unsetenv("KVBENCH_GNUPLOT");
+  EXPECT_FALSE(fs::exists(out2));
+  for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+  // --force replaces.
+  EXPECT_EQ(testing::run_command(report_main, {"report", csv.string(), "--out", out.string(), "--force"}), 0);
+  EXPECT_FALSE(fs::exists(out / "keep.txt"));
+  EXPECT_TRUE(fs::exists(out / "report.md"));
+}
+
+}  // namespace
+}  // namespace kvb
