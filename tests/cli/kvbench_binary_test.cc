@@ -148,6 +148,14 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
   EXPECT_EQ(per_aggregate["none"], 24);
   EXPECT_EQ(per_aggregate["cv"], 12);
   EXPECT_GT(ceiling_rows, 0);
+
+  // The analysis subcommands read what run wrote (dispatch through the same binary).
+  const Result cmp = run("compare smoke.csv smoke.csv");
+  EXPECT_EQ(cmp.status, 0) << cmp.out << cmp.err;
+  EXPECT_NE(cmp.out.find("matched"), std::string::npos) << cmp.out;
+  const Result rep = run("report smoke.csv --out report");
+  EXPECT_EQ(rep.status, 0) << rep.out << rep.err;
+  EXPECT_TRUE(fs::exists(dir_ / "report" / "report.md"));
 }
 
 TEST_F(KvbenchBinary, NeverOverwritesAnExistingFile) {
