@@ -42,16 +42,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-ParallelDecode::Mode mode_of(Family f) {
-  switch (f) {
-    case Family::kDecodeStep: return ParallelDecode::Mode::kStep;
-    case Family::kAttention: return ParallelDecode::Mode::kAttention;
-    case Family::kAppend: return ParallelDecode::Mode::kAppend;
-  }
-  return ParallelDecode::Mode::kStep;
-}
-
-bool decode_type(Family f) { return f != Family::kAppend; }
+// Decode-type benchmarks produce a token per unit (tokens_per_s) and work on the KV cache.
+bool decode_type(Family f) { return f == Family::kDecodeStep || f == Family::kAttention; }
 
 void append_counters(CsvRow* row, const std::vector<CounterReading>& readings) {
   for (const CounterReading& r : readings) {
@@ -86,6 +78,7 @@ struct RunState {
   std::string fixture_error;
   int started = 0;
   std::set<std::size_t> entries_started;
+  std::set<std::size_t> reported_invalid;
 
   int invalid = 0, errors = 0;
   struct Summary {
@@ -114,14 +107,22 @@ struct RunState {
         std::fprintf(stderr, "  setup %.1f s (fill %.1f s, validation %.1f s), max_rel_err %.2g\n",
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
                      fixture->fill_seconds(), fixture->validation_seconds(),
-                     fixture->validation().max_rel_err);
-        if (!fixture->validation().valid) {
-          std::fprintf(stderr, "kvbench: VALIDATION FAILED for %s: %s\n",
-                       configs[e.config].label().c_str(), fixture->validation().detail.c_str());
-        }
+                     fixture->validation(Family::kDecodeStep).max_rel_err);
       } catch (const std::exception& ex) {
         fixture.reset();
         fixture_error = ex.what();
+      }
+    }
+    if (fixture && reported_invalid.insert(entry_index).second) {
+      try {
+        const Validation& v = fixture->validation(e.family);  // prefill_copy checks here
+        if (!v.valid) {
+          std::fprintf(stderr, "kvbench: VALIDATION FAILED for %s %s: %s\n", family_name(e.family),
+                       configs[e.config].label().c_str(), v.detail.c_str());
+        }
+      } catch (const std::exception& ex) {
+        fixture_error = ex.what();
+        return nullptr;
       }
     }
     return fixture.get();
@@ -159,8 +160,7 @@ struct RunState {
     m.gflops = counter("gflops");
     if (decode_type(e.family)) m.tokens_per_s = counter("tokens_per_s");
 
-    const ParallelDecode::Mode mode = mode_of(e.family);
-    const Cost cost = fixture->cost(mode);
+    const Cost cost = fixture->cost(e.family);
     const std::int64_t ws = decode_type(e.family) ? c.kv_bytes()
                                                   : cost.bytes_read + cost.bytes_written;
     const std::vector<unsigned>& pus = fixture->pus();
@@ -171,7 +171,7 @@ struct RunState {
         c_it != read_ceiling.end()) {
       ceiling = c_it->second;
     }
-    const Validation& v = fixture->validation();
+    const Validation& v = fixture->validation(e.family);
 
     CsvRow row = metadata_columns(*meta);
     for (auto& cell : config_columns(c, e.family)) row.push_back(std::move(cell));
@@ -184,7 +184,7 @@ struct RunState {
     }
     row.emplace_back("valid", v.valid ? "1" : "0");
     row.emplace_back("max_rel_err", csv_number(v.max_rel_err));
-    append_counters(&row, fixture->counter_readings(mode));
+    append_counters(&row, fixture->counter_readings(e.family));
     writer->write(row);
 
     if (m.aggregate == "median" || (m.aggregate == "none" && !summary.count(index))) {
@@ -206,24 +206,24 @@ void benchmark_body(RunState* state, std::size_t entry_index, benchmark::State& 
     }
     return;
   }
-  const ParallelDecode::Mode mode = mode_of(state->entries[entry_index].family);
+  const Family family = state->entries[entry_index].family;
   double seconds = 0;
   for (auto _ : st) {
     f->prepare_step();  // untimed: manual time covers the step alone
     const auto t0 = std::chrono::steady_clock::now();
-    f->run(mode);
+    f->run(family);
     const auto t1 = std::chrono::steady_clock::now();
     const double s = std::chrono::duration<double>(t1 - t0).count();
     st.SetIterationTime(s);
     seconds += s;
   }
-  const Cost cost = f->cost(mode);
+  const Cost cost = f->cost(family);
   const double steps = static_cast<double>(st.iterations());
   if (seconds > 0) {
     st.counters["gbps"] =
         static_cast<double>(cost.bytes_read + cost.bytes_written) * steps / seconds * 1e-9;
     st.counters["gflops"] = static_cast<double>(cost.flops) * steps / seconds * 1e-9;
-    if (decode_type(state->entries[entry_index].family)) {
+    if (decode_type(family)) {
       st.counters["tokens_per_s"] = steps / seconds;
     }
   }

@@ -12,6 +12,7 @@ const char* family_name(Family f) noexcept {
     case Family::kDecodeStep: return "decode_step";
     case Family::kAttention: return "attention";
     case Family::kAppend: return "append";
+    case Family::kPrefillCopy: return "prefill_copy";
   }
   return "?";
 }
@@ -25,7 +26,7 @@ po::options_description run_options() {
       ("cache-state", po::value<std::string>()->default_value("warm"),
        "warm, cold (LLC flushed between steps), weights (layer weights streamed between steps)")
       ("benchmarks", po::value<std::string>()->default_value("decode_step"),
-       "decode_step, attention, append")
+       "decode_step, attention, append, prefill_copy (bulk write of all context tokens)")
       ("ceilings", po::value<std::string>()->default_value("all"),
        "all, read or none: hardware ceilings measured first");
   po::options_description run("Run");
@@ -67,7 +68,8 @@ RunSettings run_settings_from(const po::variables_map& vm,
   s.families.clear();
   for (const std::string& name : split_list(vm["benchmarks"].as<std::string>(), "benchmarks")) {
     bool found = false;
-    for (Family f : {Family::kDecodeStep, Family::kAttention, Family::kAppend}) {
+    for (Family f : {Family::kDecodeStep, Family::kAttention, Family::kAppend,
+                     Family::kPrefillCopy}) {
       if (name == family_name(f)) {
         s.families.push_back(f);
         found = true;
@@ -75,7 +77,8 @@ RunSettings run_settings_from(const po::variables_map& vm,
     }
     if (!found) {
       throw UsageError("bad value '" + name +
-                       "' for --benchmarks: expected decode_step, attention or append");
+                       "' for --benchmarks: expected decode_step, attention, append or "
+                       "prefill_copy");
     }
   }
   const std::string ceilings = vm["ceilings"].as<std::string>();

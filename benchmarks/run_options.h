@@ -8,8 +8,9 @@
 
 namespace kvb {
 
-enum class Family { kDecodeStep, kAttention, kAppend };
-const char* family_name(Family f) noexcept;  // CSV `benchmark`: decode_step, attention, append
+enum class Family { kDecodeStep, kAttention, kAppend, kPrefillCopy };
+// CSV `benchmark`: decode_step, attention, append, prefill_copy.
+const char* family_name(Family f) noexcept;
 
 enum class CeilingSet { kNone, kRead, kAll };
 

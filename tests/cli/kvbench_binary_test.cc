@@ -113,7 +113,7 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
     EXPECT_NE(std::find(csv.header.begin(), csv.header.end(), column), csv.header.end())
         << "missing column " << column;
   }
-  // 2 contexts x 2 dtypes x 3 families x (2 repetitions + mean, median, stddev, cv).
+  // 2 contexts x 2 dtypes x 4 families x (2 repetitions + mean, median, stddev, cv).
   std::map<std::string, int> per_aggregate;
   int decode_rows = 0, ceiling_rows = 0;
   std::set<std::string> run_ids;
@@ -144,9 +144,9 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
     }
   }
   EXPECT_EQ(run_ids.size(), 1u);
-  EXPECT_EQ(decode_rows, 2 * 2 * 3 * 6);
-  EXPECT_EQ(per_aggregate["none"], 24);
-  EXPECT_EQ(per_aggregate["cv"], 12);
+  EXPECT_EQ(decode_rows, 2 * 2 * 4 * 6);
+  EXPECT_EQ(per_aggregate["none"], 32);
+  EXPECT_EQ(per_aggregate["cv"], 16);
   EXPECT_GT(ceiling_rows, 0);
 
   // The analysis subcommands read what run wrote (dispatch through the same binary).
@@ -211,7 +211,7 @@ TEST_F(KvbenchBinary, ResumeAfterKilledRunCompletesWithoutLosingRows) {
       with_cv.insert(row.at("benchmark") + row.at("dtype") + row.at("context"));
     }
   }
-  EXPECT_EQ(with_cv.size(), 12u);
+  EXPECT_EQ(with_cv.size(), 16u);
 
   // Resuming a complete file runs nothing and adds no row.
   const Result again = run("run --config ci-smoke --out killed.csv --resume");
