@@ -54,7 +54,8 @@ double encode_tolerance(DType t, double x, double row_max) {
 
 DecodeFixture::DecodeFixture(const Topology& topo, const DecodeConfig& config,
                              const Placement& placement, std::int64_t llc_bytes,
-                             const std::vector<std::string>& counter_events, int validate_layers)
+                             const std::vector<std::string>& counter_events, int validate_layers,
+                             bool inject_fault)
     : config_(config) {
   pool_ = std::make_unique<ThreadPool>(topo, config.threads, parse_pin_policy(config.pin));
   pu_list_ = pool_->pu_list();
@@ -91,7 +92,7 @@ DecodeFixture::DecodeFixture(const Topology& topo, const DecodeConfig& config,
   counters_ = std::make_unique<CounterSet>(counter_events, config.threads);
   pool_->run([&](int w) { counters_->attach(w); });
   const auto validation_start = std::chrono::steady_clock::now();
-  validate(validate_layers);
+  validate(validate_layers, inject_fault);
   validation_seconds_ = since(validation_start);
 }
 
@@ -242,7 +243,7 @@ void DecodeFixture::prepare_step() {
   if (config_.cache_state == CacheState::kWeights) stream(weight_buffer_);
 }
 
-void DecodeFixture::validate(int validate_layers) {
+void DecodeFixture::validate(int validate_layers, bool inject_fault) {
   decode_->run(ParallelDecode::Mode::kStep, 1);
   const CacheShape& shape = geometry_.shape();
   const std::int64_t context = decode_->context();
@@ -265,10 +266,11 @@ void DecodeFixture::validate(int validate_layers) {
                                                  1.0 / std::sqrt(static_cast<double>(shape.head_dim)),
                                                  reference.data(), workspace.data());
     if (!ok(st)) throw HarnessError(std::string("reference attention: ") + status_message(st));
-    const float* fast = decode_->output(layer);
+    std::vector<float> fast(decode_->output(layer), decode_->output(layer) + outputs);
     double max_ref = 0, max_err = 0;
+    for (std::size_t i = 0; i < outputs; ++i) max_ref = std::max(max_ref, std::fabs(reference[i]));
+    if (inject_fault) fast[outputs / 2] += static_cast<float>(0.01 * max_ref);  // a 1% error
     for (std::size_t i = 0; i < outputs; ++i) {
-      max_ref = std::max(max_ref, std::fabs(reference[i]));
       max_err = std::max(max_err, std::fabs(static_cast<double>(fast[i]) - reference[i]));
     }
     const double rel = max_ref > 0 ? max_err / max_ref : max_err;

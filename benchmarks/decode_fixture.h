@@ -33,7 +33,7 @@ class DecodeFixture {
   // one step. Throws HarnessError/UsageError when the configuration cannot be set up.
   DecodeFixture(const Topology& topo, const DecodeConfig& config, const Placement& placement,
                 std::int64_t llc_bytes, const std::vector<std::string>& counter_events,
-                int validate_layers);
+                int validate_layers, bool inject_fault = false);
   ~DecodeFixture();
   DecodeFixture(const DecodeFixture&) = delete;
   DecodeFixture& operator=(const DecodeFixture&) = delete;
@@ -57,7 +57,7 @@ class DecodeFixture {
   const std::vector<CounterReading>& counter_readings(Family family);
 
  private:
-  void validate(int validate_layers);
+  void validate(int validate_layers, bool inject_fault);
   void run_prefill(CounterSet* counters);
   void validate_prefill();
   CacheView view() const;

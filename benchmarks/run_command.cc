@@ -103,7 +103,8 @@ struct RunState {
         const auto t0 = std::chrono::steady_clock::now();
         fixture = std::make_unique<DecodeFixture>(*topo, configs[e.config], placement,
                                                   meta->llc_bytes, counter_events,
-                                                  settings->validate_layers);
+                                                  settings->validate_layers,
+                                                  settings->inject_fault);
         std::fprintf(stderr, "  setup %.1f s (fill %.1f s, validation %.1f s), max_rel_err %.2g\n",
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
                      fixture->fill_seconds(), fixture->validation_seconds(),

@@ -49,7 +49,10 @@ po::options_description run_options() {
        "first_touch, bind:<node> or interleave")
       ("counters", po::value<std::string>(), "PAPI events to read besides kvbench's SDE events")
       ("validate-layers", po::value<std::string>()->default_value("3"),
-       "layers checked against the double reference per configuration");
+       "layers checked against the double reference per configuration")
+      ("inject-fault", po::value<bool>()->default_value(false)->implicit_value(true),
+       "self-test of the in-run validation: perturb one fast output so every configuration "
+       "must fail validation (rows valid=0, exit status 1)");
   po::options_description all;
   all.add(run).add(shape_options()).add(sweep);
   return all;
@@ -110,6 +113,7 @@ RunSettings run_settings_from(const po::variables_map& vm,
   if (vm.count("counters")) s.counters = split_list(vm["counters"].as<std::string>(), "counters");
   s.validate_layers =
       static_cast<int>(parse_positive(vm["validate-layers"].as<std::string>(), "validate-layers"));
+  s.inject_fault = vm["inject-fault"].as<bool>();
   s.benchmark_flags = std::move(benchmark_flags);
   // --benchmark_repetitions given explicitly wins over --repetitions (Google Benchmark's flag).
   for (const std::string& flag : s.benchmark_flags) {

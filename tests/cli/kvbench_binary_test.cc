@@ -253,11 +253,25 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
   EXPECT_FALSE(fs::exists(dir_ / "results"));
 }
 
+TEST_F(KvbenchBinary, ValidationFailureMarksRowsAndExitsNonZero) {
+  // A 1% error in one output element must be caught, reported and recorded.
+  const Result r = run("run --config ci-smoke --benchmarks decode_step --context 64 "
+                       "--dtype fp32 --ceilings none --inject-fault --out fault.csv");
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("VALIDATION FAILED"), std::string::npos) << r.err;
+  const Csv csv = read_csv(dir_ / "fault.csv");
+  ASSERT_FALSE(csv.rows.empty());
+  for (const auto& row : csv.rows) {
+    EXPECT_EQ(row.at("valid"), "0");
+    EXPECT_GT(std::stod(row.at("max_rel_err")), 1e-3);
+  }
+}
+
 TEST_F(KvbenchBinary, SkipInvalidDropsImpossibleCombinations) {
   const Result r = run(std::string(kSmoke) +
                        "--kv-heads 2,3 --skip-invalid --dry-run --out dry.csv");
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.err.find("skipping 2 invalid"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("skipping 4 invalid"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "dry.csv"));
 }
 
