@@ -311,6 +311,38 @@ void measure_ceilings(const Topology& topo, int threads, const std::string& pin,
 
 std::string default_out_path(const RunMetadata& meta) { return "results/" + meta.run_id + ".csv"; }
 
+// A run killed while writing a row leaves a partial last line. Before appending to such a
+// file, the fragment is moved (not deleted) to <path>.partial-<UTC time> and the file is cut
+// back to its last complete row, so appended rows start on a line of their own.
+void set_aside_partial_row(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) throw UsageError("cannot read '" + path + "'");
+  std::string text;
+  char chunk[1 << 16];
+  std::size_t n;
+  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) text.append(chunk, n);
+  std::fclose(f);
+  if (text.empty() || text.back() == '\n') return;
+  const std::size_t keep = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+  if (keep == 0) {
+    throw UsageError("'" + path + "' has no complete line (not a kvbench CSV?); nothing appended");
+  }
+  std::string stamp = utc_timestamp();
+  for (char& c : stamp) {
+    if (c == ':') c = '-';
+  }
+  const std::string aside = path + ".partial-" + stamp;
+  std::FILE* out = std::fopen(aside.c_str(), "wbx");
+  if (out == nullptr ||
+      std::fwrite(text.data() + keep, 1, text.size() - keep, out) != text.size() - keep ||
+      std::fclose(out) != 0) {
+    throw UsageError("cannot save the partial last row of '" + path + "' to " + aside);
+  }
+  fs::resize_file(path, keep);
+  std::fprintf(stderr, "kvbench: %s ended in a partial row (killed run?); moved it to %s\n",
+               path.c_str(), aside.c_str());
+}
+
 }  // namespace
 
 int run_main(const std::vector<std::string>& raw_args) {
@@ -403,6 +435,9 @@ int run_main(const std::vector<std::string>& raw_args) {
   std::error_code ec;
   const bool exists = fs::exists(out, ec);
   ExistingResults existing;
+  if ((settings.resume || settings.append) && exists && !settings.dry_run) {
+    set_aside_partial_row(out);
+  }
   if (settings.resume && exists) {
     existing = read_existing_results(out, settings.repetitions,
                                      settings.ceilings == CeilingSet::kAll);

@@ -177,7 +177,10 @@ TEST_F(KvbenchBinary, NeverOverwritesAnExistingFile) {
 TEST_F(KvbenchBinary, ResumeAfterKilledRunCompletesWithoutLosingRows) {
   // Start a run, kill it once some benchmark rows are on disk, then resume.
   const fs::path csv_path = dir_ / "killed.csv";
-  const std::string cmd = command_line("run --config ci-smoke --min-time 0.2 --out killed.csv");
+  // exec, so that the pid killed below is kvbench itself and nothing keeps writing.
+  const std::string cmd = "cd '" + dir_.string() + "' && KVBENCH_MODELS_DIR='" KVBENCH_TEST_SOURCE_DIR
+                          "/configs/models' exec '" KVBENCH_BINARY
+                          "' run --config ci-smoke --min-time 0.2 --out killed.csv";
   const pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
@@ -189,7 +192,6 @@ TEST_F(KvbenchBinary, ResumeAfterKilledRunCompletesWithoutLosingRows) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     saw_rows = slurp(csv_path).find("decode_step") != std::string::npos;
   }
-  // sh exec'd kvbench, so pid is kvbench itself.
   kill(pid, SIGKILL);
   int status = 0;
   waitpid(pid, &status, 0);
@@ -199,8 +201,16 @@ TEST_F(KvbenchBinary, ResumeAfterKilledRunCompletesWithoutLosingRows) {
   ASSERT_NE(last_newline, std::string::npos);
   const std::string complete_prefix = before.substr(0, last_newline + 1);
 
+  // Make sure the kill-mid-row case is exercised even when the kill landed between rows.
+  if (before.back() == '\n') std::ofstream(csv_path, std::ios::app) << "1,partial-row";
   const Result r = run("run --config ci-smoke --out killed.csv --resume");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("partial row"), std::string::npos) << r.err;
+  bool aside = false;
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    aside |= entry.path().filename().string().rfind("killed.csv.partial-", 0) == 0;
+  }
+  EXPECT_TRUE(aside) << "the partial row was not kept";
   const std::string after = slurp(csv_path);
   EXPECT_EQ(after.compare(0, complete_prefix.size(), complete_prefix), 0) << "rows were lost";
   // Every configuration is now complete: each (benchmark, dtype, context) has its cv row.
