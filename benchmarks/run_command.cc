@@ -129,6 +129,17 @@ struct RunState {
     return fixture.get();
   }
 
+  // The kernels' cost of one unit, plus the streamed weights when they are timed.
+  Cost cost_of(std::size_t entry_index) const {
+    const Entry& e = entries[entry_index];
+    const DecodeConfig& c = configs[e.config];
+    Cost cost = fixture->cost(e.family);
+    if (settings->time_weights && c.cache_state == CacheState::kWeights) {
+      cost.bytes_read += c.shape.layers * c.weight_bytes_per_layer();
+    }
+    return cost;
+  }
+
   void write_row(const benchmark::BenchmarkReporter::Run& run) {
     const auto it = entry_by_name.find(run.run_name.function_name);
     if (it == entry_by_name.end()) return;
@@ -161,7 +172,7 @@ struct RunState {
     m.gflops = counter("gflops");
     if (decode_type(e.family)) m.tokens_per_s = counter("tokens_per_s");
 
-    const Cost cost = fixture->cost(e.family);
+    const Cost cost = cost_of(index);
     const std::int64_t ws = decode_type(e.family) ? c.kv_bytes()
                                                   : cost.bytes_read + cost.bytes_written;
     const std::vector<unsigned>& pus = fixture->pus();
@@ -209,16 +220,20 @@ void benchmark_body(RunState* state, std::size_t entry_index, benchmark::State& 
   }
   const Family family = state->entries[entry_index].family;
   double seconds = 0;
+  const bool timed_weights = state->settings->time_weights &&
+                             state->configs[state->entries[entry_index].config].cache_state ==
+                                 CacheState::kWeights;
   for (auto _ : st) {
-    f->prepare_step();  // untimed: manual time covers the step alone
+    if (!timed_weights) f->prepare_step();  // untimed: manual time covers the step alone
     const auto t0 = std::chrono::steady_clock::now();
+    if (timed_weights) f->prepare_step();
     f->run(family);
     const auto t1 = std::chrono::steady_clock::now();
     const double s = std::chrono::duration<double>(t1 - t0).count();
     st.SetIterationTime(s);
     seconds += s;
   }
-  const Cost cost = f->cost(family);
+  const Cost cost = state->cost_of(entry_index);
   const double steps = static_cast<double>(st.iterations());
   if (seconds > 0) {
     st.counters["gbps"] =

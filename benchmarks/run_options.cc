@@ -50,6 +50,9 @@ po::options_description run_options() {
       ("counters", po::value<std::string>(), "PAPI events to read besides kvbench's SDE events")
       ("validate-layers", po::value<std::string>()->default_value("3"),
        "layers checked against the double reference per configuration")
+      ("time-weights", po::value<bool>()->default_value(false)->implicit_value(true),
+       "cache-state weights: include the weight streaming in the timed step (its bytes are "
+       "added to bytes_read)")
       ("inject-fault", po::value<bool>()->default_value(false)->implicit_value(true),
        "self-test of the in-run validation: perturb one fast output so every configuration "
        "must fail validation (rows valid=0, exit status 1)");
@@ -114,6 +117,7 @@ RunSettings run_settings_from(const po::variables_map& vm,
   s.validate_layers =
       static_cast<int>(parse_positive(vm["validate-layers"].as<std::string>(), "validate-layers"));
   s.inject_fault = vm["inject-fault"].as<bool>();
+  s.time_weights = vm["time-weights"].as<bool>();
   s.benchmark_flags = std::move(benchmark_flags);
   // --benchmark_repetitions given explicitly wins over --repetitions (Google Benchmark's flag).
   for (const std::string& flag : s.benchmark_flags) {
