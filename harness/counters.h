@@ -31,7 +31,8 @@ class CounterSet {
   CounterSet(const CounterSet&) = delete;
   CounterSet& operator=(const CounterSet&) = delete;
 
-  // Called by each worker thread, once, on that thread: builds its event set.
+  // Called by each worker thread, once, on that thread: builds its event sets. start() does it
+  // lazily, but call attach_all() before timing so set-up is not in the measured region.
   void attach(int worker);
   // Called by each worker on its thread around the measured region; stop() accumulates.
   void start(int worker);
