@@ -56,6 +56,10 @@ class CounterSet {
   std::unique_ptr<Impl> impl_;
 };
 
+// What the counters can do here (for `kvbench topo`): each PAPI component, enabled or why not,
+// its counters and events, whether PAPI_TOT_CYC can actually count, and perf_event_paranoid.
+std::string counter_capabilities();
+
 // Names every kvbench SDE event (sde:::kvbench::...), handy as a default selection.
 std::vector<std::string> sde_counter_names();
 

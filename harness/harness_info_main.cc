@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
   }
   try {
     auto topo = kvb::Topology::discover();
-    std::cout << topo->describe();
+    std::cout << topo->describe() << kvb::counter_capabilities();
     kvb::ThreadPool pool(*topo, threads, kvb::parse_pin_policy(pin));
     std::cout << "pool: " << threads << " thread(s), pin " << kvb::pin_policy_name(pool.pin())
               << ", workers run on PUs " << pool.pu_list() << "\n";
