@@ -47,7 +47,7 @@ std::optional<ReportOptions> parse_options(int argc, char** argv) {
       "out,o", po::value(&o.out)->required(), "output directory (must not exist or be empty, unless --force)")(
       "force", po::bool_switch(&o.force), "replace an existing output directory")(
       "models-dir", po::value(&o.models_dir), "model presets (*.ini); default configs/models, then the source tree's")(
-      "knee-drop", po::value(&o.knee_drop)->default_value(kDefaultKneeDrop),
+      "knee-drop", po::value(&o.knee_drop)->default_value(kDefaultKneeDrop, "0.15"),
       "fractional bandwidth drop between neighbouring working sets that marks a knee");
   po::options_description all;
   all.add(visible).add_options()("input", po::value(&o.inputs));
