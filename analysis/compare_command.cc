@@ -116,7 +116,10 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
       note += std::string(note.empty() ? "" : "; ") + "INVALID kernel (valid=0)";
     }
     row.insert(row.end(), {format_number(r.time_ratio, 4), all_columns ? format_number(r.change, 4) : format_percent(r.change),
-                           r.utest ? format_number(r.utest->p_value, 3) : "", verdict_name(r.verdict), note});
+                           r.utest ? format_number(r.utest->p_value, 3) : "",
+                           // "slower?": beyond the threshold but untestable, so it does not fail CI.
+                           std::string(verdict_name(r.verdict)) + (!r.utest && r.verdict != Verdict::kSame ? "?" : ""),
+                           note});
     t.add_row(row);
   }
   return t;
