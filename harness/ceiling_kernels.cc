@@ -3,6 +3,7 @@
 #include "harness/ceiling_kernels.h"
 
 #include <atomic>
+#include <cstdint>
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "harness/ceiling_kernels.cc"
@@ -21,16 +22,16 @@ float ReadImpl(const float* HWY_RESTRICT p, std::int64_t n) {
   auto a4 = hn::Zero(d), a5 = hn::Zero(d), a6 = hn::Zero(d), a7 = hn::Zero(d);
   std::int64_t i = 0;
   for (; i + 8 * N <= n; i += 8 * N) {
-    a0 = hn::Add(a0, hn::Load(d, p + i + 0 * N));
-    a1 = hn::Add(a1, hn::Load(d, p + i + 1 * N));
-    a2 = hn::Add(a2, hn::Load(d, p + i + 2 * N));
-    a3 = hn::Add(a3, hn::Load(d, p + i + 3 * N));
-    a4 = hn::Add(a4, hn::Load(d, p + i + 4 * N));
-    a5 = hn::Add(a5, hn::Load(d, p + i + 5 * N));
-    a6 = hn::Add(a6, hn::Load(d, p + i + 6 * N));
-    a7 = hn::Add(a7, hn::Load(d, p + i + 7 * N));
+    a0 = hn::Add(a0, hn::LoadU(d, p + i + 0 * N));
+    a1 = hn::Add(a1, hn::LoadU(d, p + i + 1 * N));
+    a2 = hn::Add(a2, hn::LoadU(d, p + i + 2 * N));
+    a3 = hn::Add(a3, hn::LoadU(d, p + i + 3 * N));
+    a4 = hn::Add(a4, hn::LoadU(d, p + i + 4 * N));
+    a5 = hn::Add(a5, hn::LoadU(d, p + i + 5 * N));
+    a6 = hn::Add(a6, hn::LoadU(d, p + i + 6 * N));
+    a7 = hn::Add(a7, hn::LoadU(d, p + i + 7 * N));
   }
-  for (; i + N <= n; i += N) a0 = hn::Add(a0, hn::Load(d, p + i));
+  for (; i + N <= n; i += N) a0 = hn::Add(a0, hn::LoadU(d, p + i));
   float tail = 0;
   for (; i < n; ++i) tail += p[i];
   a0 = hn::Add(hn::Add(hn::Add(a0, a1), hn::Add(a2, a3)), hn::Add(hn::Add(a4, a5), hn::Add(a6, a7)));
@@ -43,7 +44,7 @@ void WriteImpl(float* HWY_RESTRICT p, std::int64_t n, float value) {
   const auto v = hn::Set(d, value);
   std::int64_t i = 0;
   for (; i + 8 * N <= n; i += 8 * N) {
-    for (std::int64_t k = 0; k < 8; ++k) hn::Store(v, d, p + i + k * N);
+    for (std::int64_t k = 0; k < 8; ++k) hn::StoreU(v, d, p + i + k * N);
   }
   for (; i < n; ++i) p[i] = value;
 }
@@ -53,6 +54,8 @@ void WriteNtImpl(float* HWY_RESTRICT p, std::int64_t n, float value) {
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(d));
   const auto v = hn::Set(d, value);
   std::int64_t i = 0;
+  // Streaming stores need vector alignment: scalar stores up to the first aligned float.
+  while (i < n && reinterpret_cast<std::uintptr_t>(p + i) % (N * sizeof(float)) != 0) p[i++] = value;
   for (; i + 8 * N <= n; i += 8 * N) {
     for (std::int64_t k = 0; k < 8; ++k) hn::Stream(v, d, p + i + k * N);
   }
@@ -64,14 +67,14 @@ void CopyImpl(const float* HWY_RESTRICT src, float* HWY_RESTRICT dst, std::int64
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(d));
   std::int64_t i = 0;
   for (; i + 4 * N <= n; i += 4 * N) {
-    const auto v0 = hn::Load(d, src + i + 0 * N);
-    const auto v1 = hn::Load(d, src + i + 1 * N);
-    const auto v2 = hn::Load(d, src + i + 2 * N);
-    const auto v3 = hn::Load(d, src + i + 3 * N);
-    hn::Store(v0, d, dst + i + 0 * N);
-    hn::Store(v1, d, dst + i + 1 * N);
-    hn::Store(v2, d, dst + i + 2 * N);
-    hn::Store(v3, d, dst + i + 3 * N);
+    const auto v0 = hn::LoadU(d, src + i + 0 * N);
+    const auto v1 = hn::LoadU(d, src + i + 1 * N);
+    const auto v2 = hn::LoadU(d, src + i + 2 * N);
+    const auto v3 = hn::LoadU(d, src + i + 3 * N);
+    hn::StoreU(v0, d, dst + i + 0 * N);
+    hn::StoreU(v1, d, dst + i + 1 * N);
+    hn::StoreU(v2, d, dst + i + 2 * N);
+    hn::StoreU(v3, d, dst + i + 3 * N);
   }
   for (; i < n; ++i) dst[i] = src[i];
 }

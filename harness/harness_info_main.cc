@@ -2,6 +2,7 @@
 // pinning, dispatch cost, counter availability, ceilings). Bad options exit with status 2.
 #include <boost/program_options.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -23,6 +24,8 @@ int main(int argc, char** argv) {
   std::string pin, placement;
   std::vector<std::string> counters;
   double min_seconds = 0.2;
+  std::vector<std::string> read_at;
+  long long decode_steps = 0;
   po::options_description desc("kvbench-harness-info options");
   desc.add_options()("help,h", "show this help")
       ("threads,t", po::value(&threads)->default_value(1), "worker threads")
@@ -30,7 +33,11 @@ int main(int argc, char** argv) {
       ("placement", po::value(&placement)->default_value("first_touch"), "first_touch | bind:<node> | interleave")
       ("counters", po::value(&counters)->multitoken(), "PAPI events to try (plus kvbench's SDEs)")
       ("ceilings", "measure bandwidth/FMA ceilings at every working-set level")
-      ("min-seconds", po::value(&min_seconds)->default_value(0.2), "timed seconds per ceiling repetition");
+      ("min-seconds", po::value(&min_seconds)->default_value(0.2), "timed seconds per ceiling repetition")
+      ("read-at", po::value(&read_at)->multitoken(),
+       "measure the read ceiling at these total working sets (e.g. 16MB 1GB, likwid-bench units: 1 kB = 1000 B)")
+      ("decode-steps", po::value(&decode_steps)->default_value(0),
+       "time this many Qwen3-0.6B decode steps (context 1024) and compare with the DRAM read ceiling");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, desc), vm);
@@ -45,7 +52,7 @@ int main(int argc, char** argv) {
   }
   try {
     auto topo = kvb::Topology::discover();
-    std::cout << topo->describe();
+    std::cout << topo->describe() << kvb::counter_capabilities();
     kvb::ThreadPool pool(*topo, threads, kvb::parse_pin_policy(pin));
     std::cout << "pool: " << threads << " thread(s), pin " << kvb::pin_policy_name(pool.pin())
               << ", workers run on PUs " << pool.pu_list() << "\n";
@@ -78,6 +85,40 @@ int main(int argc, char** argv) {
     if (!note.empty()) std::cout << note << "\n";
     cs.detach_all(pool);
 
+    kvb::CeilingOptions ropt;
+    ropt.min_seconds = min_seconds;
+    ropt.placement = kvb::parse_placement(placement);
+    for (const std::string& text : read_at) {
+      std::size_t pos = 0;
+      double v = 0;
+      try { v = std::stod(text, &pos); } catch (const std::exception&) { pos = 0; }
+      const std::string unit = text.substr(pos);
+      // likwid-bench's -w sizes are decimal (1 MB = 1e6 B); so are ours here, to compare like for like.
+      const double mult = unit == "kB" || unit == "KB" ? 1e3 : unit == "MB" ? 1e6 : unit == "GB" ? 1e9 : unit.empty() ? 1 : -1;
+      if (pos == 0 || mult < 0 || v <= 0) throw kvb::HarnessError("bad --read-at size '" + text + "' (e.g. 16MB, 1GB)");
+      const kvb::WorkingSet ws{text, static_cast<std::int64_t>(v * mult)};
+      const kvb::CeilingResult r = kvb::measure_bandwidth(pool, *topo, kvb::CeilingKind::kRead, ws, ropt);
+      std::printf("ceiling_read %2d thr at %-6s (%lld B): %8.1f GB/s (%.0f MB/s)\n", r.threads, text.c_str(),
+                  static_cast<long long>(r.working_set_bytes), r.gbps, r.gbps * 1000);
+    }
+    if (decode_steps > 0) {
+      auto time_mode = [&](kvb::ParallelDecode::Mode mode, long long steps) {
+        dec.run(mode, 2);  // warm
+        const auto t0 = std::chrono::steady_clock::now();
+        dec.run(mode, steps);
+        return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / steps;
+      };
+      const double ns = time_mode(kvb::ParallelDecode::Mode::kStep, decode_steps);
+      const double attn_ns = time_mode(kvb::ParallelDecode::Mode::kAttention, decode_steps);
+      const double append_ns = time_mode(kvb::ParallelDecode::Mode::kAppend, decode_steps * 100);
+      std::printf("per step: attention alone %.0f ns, append alone %.0f ns (28 layers, one token)\n", attn_ns, append_ns);
+      const kvb::Cost c = dec.cost(kvb::ParallelDecode::Mode::kStep);
+      const double gbps = (c.bytes_read + c.bytes_written) / ns;
+      const kvb::CeilingResult dram = kvb::measure_bandwidth(
+          pool, *topo, kvb::CeilingKind::kRead, kvb::ceiling_working_sets(*topo, pool.bound_pus(), threads).back(), ropt);
+      std::printf("decode step (Qwen3-0.6B, context 1024, %d thr): %.0f ns/step, %.1f tokens/s, %.1f GB/s = %.1f%% of "
+                  "DRAM read ceiling %.1f GB/s\n", threads, ns, 1e9 / ns, gbps, 100 * gbps / dram.gbps, dram.gbps);
+    }
     if (vm.count("ceilings")) {
       kvb::CeilingOptions opt;
       opt.min_seconds = min_seconds;

@@ -71,8 +71,7 @@ std::vector<unsigned> choose_pus(const Topology& topo, int threads, const PinPol
       // hwloc_distrib spreads n sets across the widest branches of the tree first.
       hwloc_topology_t h = topo.raw();
       hwloc_obj_t root = hwloc_get_root_obj(h);
-      std::vector<hwloc_cpuset_t> sets(static_cast<std::size_t>(threads));
-      for (auto& s : sets) s = hwloc_bitmap_alloc();
+      std::vector<hwloc_cpuset_t> sets(static_cast<std::size_t>(threads), nullptr);  // hwloc_distrib allocates them
       hwloc_distrib(h, &root, 1, sets.data(), static_cast<unsigned>(threads), INT32_MAX, 0);
       for (auto& s : sets) {
         hwloc_bitmap_singlify(s);

@@ -1,0 +1,82 @@
+#include "harness/ceilings.h"
+
+#include <gtest/gtest.h>
+
+#include "harness/ceiling_kernels.h"
+#include "harness/thread_pool.h"
+#include "harness/topology.h"
+
+namespace kvb {
+namespace {
+
+TEST(CeilingKernels, ComputeWhatTheySay) {
+  std::vector<float> a(1000 + 3), b(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(i % 5);
+  double want = 0;
+  for (float x : a) want += x;
+  EXPECT_FLOAT_EQ(ceiling_read(a.data(), static_cast<std::int64_t>(a.size())), static_cast<float>(want));
+  ceiling_copy(a.data(), b.data(), static_cast<std::int64_t>(a.size()));
+  EXPECT_EQ(a, b);
+  ceiling_write(b.data(), static_cast<std::int64_t>(b.size()), 3.0f);
+  for (float x : b) ASSERT_EQ(x, 3.0f);
+  alignas(64) static float nt[4096 + 7];
+  ceiling_write_nt(nt, 4096 + 7, 5.0f);
+  for (float x : nt) ASSERT_EQ(x, 5.0f);
+  float sink = 0;
+  EXPECT_GT(ceiling_fma(10, &sink), 0);
+  EXPECT_GT(ceiling_block_floats(), 0);
+  EXPECT_NE(std::string(ceiling_target_name()), "");
+}
+
+TEST(Ceilings, WorkingSetsComeFromHwlocAndGrow) {
+  auto topo = Topology::discover();
+  const std::vector<WorkingSet> ws = ceiling_working_sets(*topo, {topo->pus()[0]}, 1);
+  ASSERT_GE(ws.size(), 2u);
+  EXPECT_EQ(ws.front().level, "L1");
+  EXPECT_EQ(ws.front().bytes, *topo->cache_bytes(1) / 2);
+  EXPECT_EQ(ws.back().level, "DRAM");
+  EXPECT_GE(ws.back().bytes, 4 * topo->llc_bytes_for({topo->pus()[0]}));
+  for (std::size_t i = 1; i < ws.size(); ++i) EXPECT_GT(ws[i].bytes, ws[i - 1].bytes);
+}
+
+// Small sizes keep this quick: the point is that every ceiling is positive and the read
+// bandwidth falls (within noise) as the working set moves out of each cache level.
+TEST(Ceilings, PositiveAndOrderedAcrossLevels) {
+  auto topo = Topology::discover();
+  const int T = std::min(2, topo->pu_count());
+  ThreadPool pool(*topo, T, parse_pin_policy("compact"));
+  const std::vector<WorkingSet> hw = ceiling_working_sets(*topo, pool.bound_pus(), T);
+  std::vector<WorkingSet> levels = {hw[0]};
+  if (hw.size() > 2) levels.push_back(hw[1]);  // L2
+  levels.push_back({"L3", 8 << 20});
+  levels.push_back({"DRAM", 512 << 20});
+  CeilingOptions opt;
+  opt.min_seconds = 0.05;
+  opt.repetitions = 3;
+  std::vector<double> read;
+  for (const WorkingSet& ws : levels) {
+    const CeilingResult r = measure_bandwidth(pool, *topo, CeilingKind::kRead, ws, opt);
+    EXPECT_GT(r.gbps, 0.5) << ws.level;
+    EXPECT_EQ(r.bytes_written, 0);
+    EXPECT_GT(r.iterations, 0);
+    read.push_back(r.gbps);
+    std::printf("read %-4s %10lld B  %7.1f GB/s\n", ws.level.c_str(), static_cast<long long>(r.working_set_bytes), r.gbps);
+  }
+#ifdef __OPTIMIZE__
+  // Unoptimised (sanitizer/Debug) builds are compute bound at every size: order means nothing.
+  for (std::size_t i = 1; i < read.size(); ++i) EXPECT_GE(read[i - 1], 0.8 * read[i]) << levels[i].level;
+  EXPECT_GT(read.front(), 1.5 * read.back());  // L1 vs DRAM: a real gap on any machine
+#endif
+  for (CeilingKind k : {CeilingKind::kWrite, CeilingKind::kWriteNT, CeilingKind::kCopy}) {
+    const CeilingResult r = measure_bandwidth(pool, *topo, k, levels[0], opt);
+    EXPECT_GT(r.gbps, 0.5) << ceiling_benchmark_name(k);
+    EXPECT_GT(r.bytes_written, 0);
+  }
+  const CeilingResult f = measure_fma(pool, opt);
+  EXPECT_GT(f.gflops, 0.0);
+  EXPECT_GT(f.flops, 0);
+  EXPECT_EQ(f.threads, T);
+}
+
+}  // namespace
+}  // namespace kvb

@@ -1,0 +1,37 @@
+#include "harness/metadata.h"
+
+#include <gtest/gtest.h>
+
+#include "harness/csv_writer.h"
+#include "harness/topology.h"
+
+namespace kvb {
+namespace {
+
+TEST(Metadata, EveryFieldIsFilled) {
+  auto topo = Topology::discover();
+  const RunMetadata m = collect_metadata(*topo, {topo->pus()[0]});
+  for (const std::string* s : {&m.run_id, &m.host, &m.cpu_vendor, &m.cpu_model, &m.isa, &m.os_kernel,
+                               &m.hypervisor, &m.thp_mode, &m.governor, &m.compiler, &m.cxx_flags, &m.git_commit,
+                               &m.kvbench_version, &m.start_utc})
+    EXPECT_FALSE(s->empty());
+  EXPECT_EQ(m.run_id.rfind(m.host + "-", 0), 0u);
+  EXPECT_EQ(m.run_id.back(), 'Z');
+  EXPECT_EQ(m.pus_total, topo->pu_count());
+  EXPECT_GE(m.numa_nodes, 1);
+  EXPECT_GT(m.l1d_bytes, 0);
+  EXPECT_GT(m.llc_bytes, 0);
+  EXPECT_GT(m.mem_bytes, 0);
+  EXPECT_EQ(m.start_utc.size(), 20u);  // 2026-11-21T23:40:05Z
+  // Every metadata column is a schema column, in schema order, and none needs quoting.
+  const auto cols = metadata_columns(m);
+  const std::vector<std::string>& schema = csv_base_columns();
+  ASSERT_LE(cols.size(), schema.size());
+  for (std::size_t i = 0; i < cols.size(); ++i) {
+    EXPECT_EQ(cols[i].first, schema[i]);
+    EXPECT_EQ(cols[i].second.find_first_of(",\"\n"), std::string::npos) << cols[i].first;
+  }
+}
+
+}  // namespace
+}  // namespace kvb
