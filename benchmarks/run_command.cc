@@ -427,6 +427,16 @@ int run_main(const std::vector<std::string>& raw_args) {
   }
   if (plan.configs.empty()) throw UsageError("the sweep has no valid configuration");
   check_memory(plan.configs, machine);
+  if (settings.ceilings != CeilingSet::kNone) {
+    // The DRAM ceiling streams max(4 x LLC, 1 GiB) (copy: source and destination).
+    const std::int64_t ws = std::max<std::int64_t>(4 * machine.llc_bytes, std::int64_t{1} << 30);
+    const std::int64_t need = settings.ceilings == CeilingSet::kAll ? 2 * ws : ws;
+    if (need > machine.mem_available) {
+      throw UsageError("the DRAM ceiling needs " + std::to_string(need) + " bytes, available " +
+                       std::to_string(machine.mem_available) +
+                       " bytes (MemAvailable); use --ceilings none");
+    }
+  }
 
   // PUs any configuration will use: the run-level llc_bytes/governor come from them.
   std::set<unsigned> used;
