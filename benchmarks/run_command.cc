@@ -425,6 +425,25 @@ int run_main(const std::vector<std::string>& raw_args) {
     std::fprintf(stderr, "kvbench: skipping %zu invalid configuration(s):%s\n",
                  plan.rejected.size(), list.c_str());
   }
+  if (settings.skip_invalid) {
+    // Too little memory is as impossible as a bad shape: drop those configurations too.
+    std::vector<DecodeConfig> fitting;
+    std::string list;
+    for (const DecodeConfig& c : plan.configs) {
+      const std::int64_t need = config_memory_bytes(c, machine);
+      if (need <= machine.mem_available) {
+        fitting.push_back(c);
+      } else {
+        list += "\n  " + c.label() + ": requires " + std::to_string(need) + " bytes, available " +
+                std::to_string(machine.mem_available);
+      }
+    }
+    if (fitting.size() != plan.configs.size()) {
+      std::fprintf(stderr, "kvbench: skipping %zu configuration(s) that need more memory than "
+                   "is available:%s\n", plan.configs.size() - fitting.size(), list.c_str());
+      plan.configs = std::move(fitting);
+    }
+  }
   if (plan.configs.empty()) throw UsageError("the sweep has no valid configuration");
   check_memory(plan.configs, machine);
   if (settings.ceilings != CeilingSet::kNone) {
