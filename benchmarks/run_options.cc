@@ -44,7 +44,7 @@ po::options_description run_options() {
       ("dry-run", po::value<bool>()->default_value(false)->implicit_value(true),
        "validate and list the configurations, run nothing")
       ("repetitions", po::value<std::string>()->default_value("3"), "repetitions per benchmark")
-      ("min-time", po::value<double>()->default_value(0.1), "minimum seconds per repetition")
+      ("min-time", po::value<double>()->default_value(0.1, "0.1"), "minimum seconds per repetition")
       ("placement", po::value<std::string>()->default_value("first_touch"),
        "first_touch, bind:<node> or interleave")
       ("counters", po::value<std::string>(), "PAPI events to read besides kvbench's SDE events")
