@@ -50,6 +50,8 @@ class DecodeFixture {
   const Validation& validation() const noexcept { return validation_; }
   const std::string& pu_list() const noexcept { return pu_list_; }
   double fill_seconds() const noexcept { return fill_seconds_; }
+  // How to get the hardware counters that could not be read ("" if all were readable).
+  std::string counter_notice() const { return counters_->notice(); }
   double validation_seconds() const noexcept { return validation_seconds_; }
   std::string thp() const;
   const std::vector<unsigned>& pus() const;

@@ -79,6 +79,7 @@ struct RunState {
   int started = 0;
   std::set<std::size_t> entries_started;
   std::set<std::size_t> reported_invalid;
+  bool counter_notice_shown = false;
 
   int invalid = 0, errors = 0;
   struct Summary {
@@ -109,6 +110,12 @@ struct RunState {
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
                      fixture->fill_seconds(), fixture->validation_seconds(),
                      fixture->validation(Family::kDecodeStep).max_rel_err);
+        if (!counter_notice_shown) {
+          counter_notice_shown = true;
+          if (const std::string notice = fixture->counter_notice(); !notice.empty()) {
+            std::fprintf(stderr, "kvbench: counters: %s\n", notice.c_str());
+          }
+        }
       } catch (const std::exception& ex) {
         fixture.reset();
         fixture_error = ex.what();

@@ -135,6 +135,12 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
       EXPECT_FALSE(row.at("ceiling_gbps").empty());
       EXPECT_EQ(row.at("c:sde:::kvbench::KV_BYTES_READ:status").empty(), false);
     }
+    // kvbench's SDE events count what the executor did; they must agree with the cost model.
+    EXPECT_EQ(row.at("c:sde:::kvbench::KV_BYTES_READ:status"), "ok");
+    EXPECT_EQ(row.at("c:sde:::kvbench::KV_BYTES_READ"), row.at("bytes_read"))
+        << row.at("benchmark");
+    EXPECT_EQ(row.at("c:sde:::kvbench::KV_BYTES_WRITTEN"), row.at("bytes_written"))
+        << row.at("benchmark");
     if (row.at("benchmark") == "decode_step" && row.at("aggregate") == "none") {
       EXPECT_GT(std::stod(row.at("tokens_per_s")), 0);
       const double expected = std::stod(row.at("layers")) * 2 * std::stod(row.at("kv_heads")) *
