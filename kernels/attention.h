@@ -22,24 +22,32 @@ std::int64_t attention_partial_floats(const CacheShape& shape) noexcept;  // G *
 AttentionPartial attention_partial_from(float* storage, const CacheShape& shape) noexcept;
 
 // Fast kernel (Highway, runtime dispatch). GQA-grouped: all G query heads that share
-// `kv_head` are processed together, so each K and V row in [t0, t1) is read exactly once.
+// `kv_head` are processed together, so each K and V row in [t0, t1) is read exactly once
+// (groups of more than 32 heads are processed 32 heads per pass). Tiles of 16 positions:
+// register-blocked scores, one vector exp per tile, one online-softmax rescale per tile,
+// register-blocked V accumulation; rows are software-prefetched two tiles ahead.
 // q points at the G query vectors of this group ([G][head_dim], i.e. q + kv_head*G*head_dim of
 // the full query). An empty range (t0 == t1) yields max=-inf, sum=0, acc=0.
+// Errors: kNullArgument (cache, data, q, out, or int8 scales), kOutOfRange (layer, kv_head,
+// t0 < 0, t0 > t1, t1 > capacity).
 Status attention_partial(const CacheView& cache, std::int32_t layer, std::int32_t kv_head,
                          std::int64_t t0, std::int64_t t1, const float* q, float scale,
                          AttentionPartial out) noexcept;
 
 // Exact log-sum-exp merge of n partials of one group into `out` ([G][head_dim], normalised).
+// Empty partials contribute nothing; if all are empty the output is zeros.
 Status merge_partials(const CacheShape& shape, const AttentionPartial* parts, std::int32_t n,
                       float* out) noexcept;
 
 // Whole layer on one thread: all KV heads over positions [0, context). workspace holds
-// attention_partial_floats() floats. q and out are [q_heads][head_dim].
+// attention_partial_floats() floats. q and out are [q_heads][head_dim]. context 0 gives zeros.
 Status decode_attention(const CacheView& cache, std::int32_t layer, std::int64_t context,
                         const float* q, float scale, float* out, float* workspace) noexcept;
 
 // Sliding window held in a ring of W = capacity slots: attends to the last min(tokens, W)
 // positions written with ring_append, where `tokens` is how many positions have been written.
+// Attention does not depend on the order of positions (RoPE is applied before caching), so
+// this is the fast kernel over the filled slots [0, min(tokens, W)).
 Status decode_attention_window(const CacheView& cache, std::int32_t layer, std::int64_t tokens,
                                const float* q, float scale, float* out, float* workspace) noexcept;
 

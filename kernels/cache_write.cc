@@ -2,36 +2,12 @@
 
 #include <cstring>
 
-#include "kernels/codecs.h"
+#include "kernels/cost_model.h"
+#include "kernels/row_encode.h"
 
 namespace kvb {
 
 namespace {
-
-// Encodes one fp32 row of head_dim values into the cache dtype at `dst`; int8 also sets *scale.
-void encode_row(const float* src, std::int32_t d, DType dtype, void* dst, float* scale) noexcept {
-  switch (dtype) {
-    case DType::kF32:
-      std::memcpy(dst, src, static_cast<std::size_t>(d) * sizeof(float));
-      return;
-    case DType::kF16: {
-      auto* out = static_cast<std::uint16_t*>(dst);
-      for (std::int32_t j = 0; j < d; ++j) out[j] = f32_to_f16(src[j]);
-      return;
-    }
-    case DType::kBF16: {
-      auto* out = static_cast<std::uint16_t*>(dst);
-      for (std::int32_t j = 0; j < d; ++j) out[j] = f32_to_bf16(src[j]);
-      return;
-    }
-    case DType::kI8: {
-      const float s = int8_row_scale(src, d);
-      encode_int8_row(src, d, s, static_cast<std::int8_t*>(dst));
-      *scale = s;
-      return;
-    }
-  }
-}
 
 Status check_write(const CacheView& cache, std::int32_t layer, const float* k,
                    const float* v) noexcept {
@@ -43,18 +19,18 @@ Status check_write(const CacheView& cache, std::int32_t layer, const float* k,
   return Status::kOk;
 }
 
-// Writes rows for all KV heads at `slot`; src(kv_head) is that head's fp32 row.
-template <typename RowOf>
+// Writes one fp32 row per KV head (src + h * head_dim) at `slot`.
 void write_slot(const CacheView& cache, std::int32_t layer, std::int64_t slot, KV kv,
-                RowOf src) noexcept {
+                const float* src) noexcept {
   const CacheGeometry& geo = *cache.geometry;
   const CacheShape& s = geo.shape();
   auto* base = static_cast<unsigned char*>(cache.data);
   for (std::int32_t h = 0; h < s.kv_heads; ++h) {
-    float* scale = dtype_has_row_scale(s.dtype)
-                       ? cache.scales + geo.scale_index(layer, kv, h, slot)
-                       : nullptr;
-    encode_row(src(h), s.head_dim, s.dtype, base + geo.byte_offset(layer, kv, h, slot), scale);
+    float* scale = dtype_has_row_scale(s.dtype) ? cache.scales + geo.scale_index(layer, kv, h, slot)
+                                                : nullptr;
+    encode_rows(src + std::int64_t{h} * s.head_dim, s.head_dim,
+                base + geo.byte_offset(layer, kv, h, slot), geo.position_stride(), 1, s.head_dim,
+                s.dtype, scale, /*stream=*/false);
   }
 }
 
@@ -65,32 +41,31 @@ Status append_token(const CacheView& cache, std::int32_t layer, std::int64_t pos
   if (Status st = check_write(cache, layer, k, v); !ok(st)) return st;
   const CacheShape& s = cache.geometry->shape();
   if (position < 0 || position >= s.capacity) return Status::kOutOfRange;
-  const std::int64_t d = s.head_dim;
-  write_slot(cache, layer, position, KV::kKey, [&](std::int32_t h) { return k + h * d; });
-  write_slot(cache, layer, position, KV::kValue, [&](std::int32_t h) { return v + h * d; });
+  write_slot(cache, layer, position, KV::kKey, k);
+  write_slot(cache, layer, position, KV::kValue, v);
   return Status::kOk;
 }
 
 Status prefill_copy(const CacheView& cache, std::int32_t layer, std::int64_t position,
-                    std::int64_t tokens, const float* k, const float* v) noexcept {
+                    std::int64_t tokens, const float* k, const float* v, StoreHint hint) noexcept {
   if (Status st = check_write(cache, layer, k, v); !ok(st)) return st;
-  const CacheShape& s = cache.geometry->shape();
-  if (position < 0 || tokens < 0 || position > s.capacity - tokens) return Status::kOutOfRange;
-  const std::int64_t d = s.head_dim;
-  // Scratch is [kv_head][tokens][d]: walk it contiguously, one head at a time.
   const CacheGeometry& geo = *cache.geometry;
+  const CacheShape& s = geo.shape();
+  if (position < 0 || tokens < 0 || position > s.capacity - tokens) return Status::kOutOfRange;
+  const bool stream = hint == StoreHint::kStreaming ||
+                      (hint == StoreHint::kAuto &&
+                       prefill_copy_cost(s, tokens).bytes_written > kStreamingThresholdBytes);
+  const std::int64_t d = s.head_dim;
   auto* base = static_cast<unsigned char*>(cache.data);
+  // Scratch is [kv_head][tokens][d]: one contiguous run of source rows per head.
   for (KV kv : {KV::kKey, KV::kValue}) {
     const float* src = kv == KV::kKey ? k : v;
     for (std::int32_t h = 0; h < s.kv_heads; ++h) {
-      for (std::int64_t t = 0; t < tokens; ++t) {
-        const std::int64_t p = position + t;
-        float* scale = dtype_has_row_scale(s.dtype)
-                           ? cache.scales + geo.scale_index(layer, kv, h, p)
-                           : nullptr;
-        encode_row(src + (h * tokens + t) * d, s.head_dim, s.dtype,
-                   base + geo.byte_offset(layer, kv, h, p), scale);
-      }
+      float* scales = dtype_has_row_scale(s.dtype)
+                          ? cache.scales + geo.scale_index(layer, kv, h, position)
+                          : nullptr;
+      encode_rows(src + h * tokens * d, d, base + geo.byte_offset(layer, kv, h, position),
+                  geo.position_stride(), tokens, s.head_dim, s.dtype, scales, stream);
     }
   }
   return Status::kOk;

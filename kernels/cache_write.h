@@ -12,10 +12,17 @@ namespace kvb {
 Status append_token(const CacheView& cache, std::int32_t layer, std::int64_t position,
                     const float* k, const float* v) noexcept;
 
+// How bulk writes store: through the caches, or non-temporal (streaming) stores that bypass
+// them (a prefill larger than the LLC would only evict useful lines). kAuto streams when the copy
+// writes more than kStreamingThresholdBytes.
+enum class StoreHint : std::uint8_t { kAuto, kCached, kStreaming };
+inline constexpr std::int64_t kStreamingThresholdBytes = std::int64_t{8} << 20;
+
 // Prefill bulk copy: `tokens` positions from head-major fp32 scratch [kv_head][tokens][head_dim]
 // into positions [position, position + tokens) of one layer.
 Status prefill_copy(const CacheView& cache, std::int32_t layer, std::int64_t position,
-                    std::int64_t tokens, const float* k, const float* v) noexcept;
+                    std::int64_t tokens, const float* k, const float* v,
+                    StoreHint hint = StoreHint::kAuto) noexcept;
 
 // Sliding-window ring write: like append_token, at slot = position mod capacity (the cache's
 // capacity is the window W). Any position >= 0 is valid.

@@ -1,0 +1,222 @@
+// kernel_bench: one-thread decode attention, fast (Highway, GQA-grouped) vs the scalar baseline,
+// for every cache dtype on one Qwen3-0.6B layer (16 q heads, 8 KV heads, head_dim 128).
+//
+// Working sets: context 64 (<= 0.5 MB per layer: L2), 1024 (<= 8 MB: L3) and 16384 with the
+// layers rotated per iteration so the rotation spans >= 4x the L3 (and >= 256 MB): every
+// iteration streams its layer from DRAM. Rates use CPU time (single thread: the time the
+// kernel actually ran), which stays honest on a shared machine; wall time is printed beside it. GB/s counts the cost model's bytes (K and V rows, int8
+// scales, queries). Before timing, each kernel's output is checked against the double reference.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "benchmark/benchmark.h"
+#include "hwy/aligned_allocator.h"
+#include "kernels/attention.h"
+#include "kernels/cache_write.h"
+#include "kernels/cost_model.h"
+
+namespace kvb {
+namespace {
+
+// DRAM case: the layers rotated through span >= 4x the last-level cache (at least 256 MB), so
+// each iteration's layer was evicted long ago. Some servers have L3s of hundreds of MB.
+std::int64_t rotation_bytes() {
+  const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  return std::max<std::int64_t>(std::int64_t{256} << 20, 4 * std::int64_t{l3 > 0 ? l3 : 0});
+}
+constexpr std::int64_t kDramContext = 16384;
+constexpr double kCheckTol = 1e-4;  // fp32 arithmetic vs double on the same (decoded) cache
+
+// A filled cache of one shape, kept alive across the fast and scalar runs that share it.
+struct BenchCache {
+  CacheShape shape;
+  CacheGeometry geometry;
+  hwy::AlignedFreeUniquePtr<std::uint8_t[]> data;
+  std::vector<float> scales;
+  CacheView view() { return {&geometry, data.get(), scales.empty() ? nullptr : scales.data()}; }
+};
+
+// Cheap deterministic fill: filling 256 MB with <random> would dominate the run.
+struct Lcg {
+  std::uint64_t s;
+  float next() {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<float>(static_cast<std::int64_t>(s >> 40) - (1 << 23)) / float(1 << 23);
+  }
+};
+
+CacheShape layer_shape(DType dtype, std::int32_t q_heads, std::int64_t context) {
+  CacheShape s;
+  s.layers = 1;
+  s.q_heads = q_heads;
+  s.kv_heads = 8;
+  s.head_dim = 128;
+  s.capacity = context;
+  s.dtype = dtype;
+  if (context >= kDramContext) {
+    const std::int64_t per_layer = kv_cache_bytes(1, s.kv_heads, context, s.head_dim, dtype);
+    s.layers = static_cast<std::int32_t>(std::max<std::int64_t>(2, (rotation_bytes() + per_layer - 1) / per_layer));
+  }
+  return s;
+}
+
+bool same_storage(const CacheShape& a, const CacheShape& b) {
+  return a.layers == b.layers && a.kv_heads == b.kv_heads && a.head_dim == b.head_dim &&
+         a.capacity == b.capacity && a.dtype == b.dtype && a.layout == b.layout &&
+         a.pad_rows == b.pad_rows;
+}
+
+// Returns a filled cache for `shape`, reusing the previous one when only q_heads differs (one
+// cache at a time, so memory stays bounded).
+BenchCache* get_cache(const CacheShape& shape, std::string* error) {
+  static std::unique_ptr<BenchCache> cache;
+  if (cache && same_storage(cache->shape, shape)) {
+    cache->shape = shape;
+    if (Status st = CacheGeometry::create(shape, &cache->geometry); !ok(st)) {
+      *error = status_message(st);
+      return nullptr;
+    }
+    return cache.get();
+  }
+  cache.reset();
+  auto c = std::make_unique<BenchCache>();
+  c->shape = shape;
+  if (Status st = CacheGeometry::create(shape, &c->geometry); !ok(st)) {
+    *error = status_message(st);
+    return nullptr;
+  }
+  c->data = hwy::AllocateAligned<std::uint8_t>(static_cast<std::size_t>(c->geometry.data_bytes()));
+  if (!c->data) {
+    *error = "cannot allocate the cache";
+    return nullptr;
+  }
+  c->scales.resize(static_cast<std::size_t>(c->geometry.scale_bytes() / sizeof(float)));
+  Lcg rng{42};
+  std::vector<float> k(static_cast<std::size_t>(shape.kv_heads) * shape.capacity * shape.head_dim);
+  std::vector<float> v(k.size());
+  for (std::int32_t l = 0; l < shape.layers; ++l) {
+    for (float& x : k) x = rng.next();
+    for (float& x : v) x = rng.next();
+    if (Status st = prefill_copy(c->view(), l, 0, shape.capacity, k.data(), v.data()); !ok(st)) {
+      *error = status_message(st);
+      return nullptr;
+    }
+  }
+  cache = std::move(c);
+  return cache.get();
+}
+
+enum class Kernel { kFast, kScalar };
+
+// Runs the kernel once on layer 0 and compares it with the double reference.
+bool check(BenchCache& c, const std::vector<float>& q, Kernel kernel, float scale,
+           std::string* error) {
+  const CacheShape& s = c.shape;
+  const std::size_t n = static_cast<std::size_t>(s.q_heads) * s.head_dim;
+  std::vector<float> out(n), ws(static_cast<std::size_t>(attention_partial_floats(s)));
+  std::vector<double> ref(n), rws(static_cast<std::size_t>(s.capacity));
+  const Status st = kernel == Kernel::kFast
+                        ? decode_attention(c.view(), 0, s.capacity, q.data(), scale, out.data(), ws.data())
+                        : decode_attention_scalar(c.view(), 0, s.capacity, q.data(), scale, out.data());
+  if (!ok(st) || !ok(decode_attention_reference(c.view(), 0, s.capacity, q.data(), scale,
+                                                ref.data(), rws.data()))) {
+    *error = status_message(st);
+    return false;
+  }
+  double worst = 0;
+  for (std::size_t i = 0; i < n; ++i) worst = std::max(worst, std::fabs(out[i] - ref[i]));
+  if (!(worst <= kCheckTol)) {
+    char buf[128];
+    std::snprintf(buf, sizeof(buf), "output differs from the double reference by %g", worst);
+    *error = buf;
+    return false;
+  }
+  return true;
+}
+
+void BM_DecodeAttention(benchmark::State& state, Kernel kernel, DType dtype, std::int32_t q_heads,
+                        std::int64_t context) {
+  const CacheShape shape = layer_shape(dtype, q_heads, context);
+  std::string error;
+  BenchCache* c = get_cache(shape, &error);
+  const float scale = 1.0f / std::sqrt(float(shape.head_dim));
+  std::vector<float> q(static_cast<std::size_t>(shape.q_heads) * shape.head_dim);
+  Lcg rng{7};
+  for (float& x : q) x = 2.0f * rng.next();
+  if (c == nullptr || !check(*c, q, kernel, scale, &error)) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  const std::size_t n = static_cast<std::size_t>(shape.q_heads) * shape.head_dim;
+  std::vector<float> out(n), ws(static_cast<std::size_t>(attention_partial_floats(shape)));
+  std::int32_t layer = 0;
+  for (auto _ : state) {
+    const Status st =
+        kernel == Kernel::kFast
+            ? decode_attention(c->view(), layer, context, q.data(), scale, out.data(), ws.data())
+            : decode_attention_scalar(c->view(), layer, context, q.data(), scale, out.data());
+    if (!ok(st)) {
+      state.SkipWithError(status_message(st));
+      break;
+    }
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+    layer = layer + 1 == shape.layers ? 0 : layer + 1;
+  }
+  const Cost cost = attention_cost(shape, context);
+  state.counters["GB/s"] = benchmark::Counter(static_cast<double>(cost.bytes_read) * 1e-9,
+                                              benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["kv_MB"] = static_cast<double>(c->geometry.kv_bytes_per_layer(context)) * 1e-6;
+  state.counters["layers"] = shape.layers;
+  state.SetLabel(kernel == Kernel::kFast ? simd_target_name() : "scalar");
+}
+
+benchmark::internal::Benchmark* add(const std::string& name, Kernel kernel, DType dtype,
+                                    std::int32_t q_heads, std::int64_t context) {
+  return benchmark::RegisterBenchmark(name.c_str(), BM_DecodeAttention, kernel, dtype, q_heads,
+                                      context)
+      ->Unit(benchmark::kMicrosecond);
+}
+
+const char* kernel_name(Kernel k) { return k == Kernel::kFast ? "fast" : "scalar"; }
+
+// Ordered so that benchmarks sharing a cache run back to back (each DRAM cache is GBs to fill).
+void register_all() {
+  for (std::int64_t context : {std::int64_t{64}, std::int64_t{1024}})
+    for (DType dtype : kAllDTypes)
+      for (Kernel kernel : {Kernel::kFast, Kernel::kScalar})
+        add(std::string(kernel_name(kernel)) + "/" + dtype_name(dtype) + "/ctx:" +
+                std::to_string(context),
+            kernel, dtype, 16, context);
+  for (DType dtype : kAllDTypes) {
+    const std::string ctx = "/ctx:" + std::to_string(kDramContext);
+    for (Kernel kernel : {Kernel::kFast, Kernel::kScalar})
+      add(std::string(kernel_name(kernel)) + "/" + dtype_name(dtype) + ctx, kernel, dtype, 16,
+          kDramContext);
+    // Group size at fixed kv_heads (G = 1, 2, 4, 8): each row is read once whatever G is, so
+    // while the kernel is bandwidth-bound the time per step barely grows with G.
+    for (std::int32_t g : {1, 2, 4, 8})
+      add(std::string("fast_group/") + dtype_name(dtype) + ctx + "/G:" + std::to_string(g),
+          Kernel::kFast, dtype, 8 * g, kDramContext);
+  }
+}
+
+}  // namespace
+}  // namespace kvb
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  kvb::register_all();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,181 @@
+// SIMD row encoders. fp16 uses the hardware converter only where it rounds exactly like
+// f32_to_f16 (x86 F16C / AVX-512: round to nearest even, subnormals kept, quiet NaN with the top
+// payload bits); bf16 rounds with integer arithmetic; int8 divides by the row scale and rounds
+// to nearest even, exactly as encode_int8_row does. Remaining elements use the scalar codecs.
+#include "kernels/row_encode.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "kernels/codecs.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/row_encode.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "hwy/cache_control.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace kvb {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#undef KVB_VECTOR_F16
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+#define KVB_VECTOR_F16 1
+#else
+#define KVB_VECTOR_F16 0
+#endif
+
+template <class D, typename T>
+HWY_INLINE void Put(D d, hn::Vec<D> v, T* p, bool stream) {
+  if (stream) {
+    hn::Stream(v, d, p);
+  } else {
+    hn::StoreU(v, d, p);
+  }
+}
+
+template <class D>
+HWY_INLINE bool Aligned(D d, const void* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % (hn::Lanes(d) * sizeof(hn::TFromD<D>)) == 0;
+}
+
+void EncodeRowsF32(const float* src, std::int64_t src_stride, float* dst, std::int64_t dst_stride,
+                   std::int64_t rows, std::int32_t d, bool stream) {
+  const hn::ScalableTag<float> df;
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* s = src + r * src_stride;
+    float* o = dst + r * dst_stride;
+    const bool nt = stream && Aligned(df, o);
+    std::int64_t j = 0;
+    for (; j + N <= d; j += N) Put(df, hn::LoadU(df, s + j), o + j, nt);
+    for (; j < d; ++j) o[j] = s[j];
+  }
+}
+
+void EncodeRowsF16(const float* src, std::int64_t src_stride, std::uint16_t* dst,
+                   std::int64_t dst_stride, std::int64_t rows, std::int32_t d, bool stream) {
+  std::int64_t j0 = 0;
+#if KVB_VECTOR_F16
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<hwy::float16_t, decltype(df)> dh;
+  const hn::Rebind<std::uint16_t, decltype(df)> du;
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
+  j0 = d / N * N;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* s = src + r * src_stride;
+    std::uint16_t* o = dst + r * dst_stride;
+    const bool nt = stream && Aligned(du, o);
+    for (std::int64_t j = 0; j < j0; j += N)
+      Put(du, hn::BitCast(du, hn::DemoteTo(dh, hn::LoadU(df, s + j))), o + j, nt);
+  }
+#else
+  (void)stream;
+#endif
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t j = j0; j < d; ++j) dst[r * dst_stride + j] = f32_to_f16(src[r * src_stride + j]);
+}
+
+void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* dst,
+                    std::int64_t dst_stride, std::int64_t rows, std::int32_t d, bool stream) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToUnsigned<decltype(df)> du32;
+  const hn::RebindToSigned<decltype(df)> di32;
+  const hn::Rebind<std::uint16_t, decltype(df)> du16;
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
+  const std::int64_t j0 = d / N * N;
+  const auto k7fff = hn::Set(du32, 0x7fffu);
+  const auto kOne = hn::Set(du32, 1u);
+  const auto kQuiet = hn::Set(du32, 0x00400000u);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* s = src + r * src_stride;
+    std::uint16_t* o = dst + r * dst_stride;
+    const bool nt = stream && Aligned(du16, o);
+    for (std::int64_t j = 0; j < j0; j += N) {
+      const auto v = hn::LoadU(df, s + j);
+      const auto bits = hn::BitCast(du32, v);
+      const auto rounded = hn::Add(bits, hn::Add(k7fff, hn::And(hn::ShiftRight<16>(bits), kOne)));
+      const auto nan = hn::RebindMask(du32, hn::IsNaN(v));
+      const auto top = hn::ShiftRight<16>(hn::IfThenElse(nan, hn::Or(bits, kQuiet), rounded));
+      Put(du16, hn::DemoteTo(du16, hn::BitCast(di32, top)), o + j, nt);
+    }
+    for (std::int64_t j = j0; j < d; ++j) o[j] = f32_to_bf16(s[j]);
+  }
+}
+
+void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,
+                  std::int64_t dst_stride, std::int64_t rows, std::int32_t d, float* scales,
+                  bool stream) {
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<std::int8_t, decltype(df)> di8;
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
+  const std::int64_t j0 = d / N * N;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* s = src + r * src_stride;
+    std::int8_t* o = dst + r * dst_stride;
+    // max |x| as int8_row_scale computes it (fmax: a NaN element is skipped), then / 127.
+    auto vmax = hn::Zero(df);
+    for (std::int64_t j = 0; j < j0; j += N) {
+      const auto a = hn::Abs(hn::LoadU(df, s + j));
+      vmax = hn::IfThenElse(hn::IsNaN(a), vmax, hn::Max(vmax, a));
+    }
+    float max_abs = hn::GetLane(hn::MaxOfLanes(df, vmax));
+    for (std::int64_t j = j0; j < d; ++j) max_abs = std::fmax(max_abs, std::fabs(s[j]));
+    const float scale = max_abs / 127.0f;
+    scales[r] = scale;
+    if (scale == 0.0f) {
+      std::memset(o, 0, static_cast<std::size_t>(d));
+      continue;
+    }
+    const bool nt = stream && Aligned(di8, o);
+    const auto vscale = hn::Set(df, scale);
+    const auto lo = hn::Set(df, -127.0f), hi = hn::Set(df, 127.0f);
+    for (std::int64_t j = 0; j < j0; j += N) {
+      const auto q = hn::Min(hi, hn::Max(lo, hn::Div(hn::LoadU(df, s + j), vscale)));
+      Put(di8, hn::DemoteTo(di8, hn::NearestInt(q)), o + j, nt);
+    }
+    if (j0 < d) encode_int8_row(s + j0, static_cast<std::int32_t>(d - j0), scale, o + j0);
+  }
+}
+
+void EncodeRows(const float* src, std::int64_t src_stride, void* dst, std::int64_t dst_stride,
+                std::int64_t rows, std::int32_t d, DType dtype, float* scales, bool stream) {
+  switch (dtype) {
+    case DType::kF32:
+      EncodeRowsF32(src, src_stride, static_cast<float*>(dst), dst_stride, rows, d, stream);
+      break;
+    case DType::kF16:
+      EncodeRowsF16(src, src_stride, static_cast<std::uint16_t*>(dst), dst_stride, rows, d, stream);
+      break;
+    case DType::kBF16:
+      EncodeRowsBF16(src, src_stride, static_cast<std::uint16_t*>(dst), dst_stride, rows, d, stream);
+      break;
+    case DType::kI8:
+      EncodeRowsI8(src, src_stride, static_cast<std::int8_t*>(dst), dst_stride, rows, d, scales,
+                   stream);
+      break;
+  }
+  if (stream) hwy::FlushStream();
+}
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace kvb
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace kvb {
+
+HWY_EXPORT(EncodeRows);
+
+void encode_rows(const float* src, std::int64_t src_stride, void* dst, std::int64_t dst_stride,
+                 std::int64_t rows, std::int32_t head_dim, DType dtype, float* scales,
+                 bool stream) noexcept {
+  HWY_DYNAMIC_DISPATCH(EncodeRows)(src, src_stride, dst, dst_stride, rows, head_dim, dtype, scales,
+                                   stream);
+}
+
+}  // namespace kvb
+#endif  // HWY_ONCE

@@ -1,0 +1,18 @@
+// Internal: SIMD encoding of fp32 rows into the cache dtype (Highway runtime dispatch), bit-for-bit
+// the scalar codecs of kernels/codecs.h. Used by kernels/cache_write.cc.
+#pragma once
+#include <cstdint>
+
+#include "kernels/dtype.h"
+
+namespace kvb {
+
+// Encodes `rows` rows of `head_dim` fp32 values (source rows `src_stride` floats apart) into the
+// cache dtype at `dst` (destination rows `dst_stride` elements apart). int8 stores each row's
+// scale at scales[r] (scales must be non-null for int8). With `stream`, vector-aligned chunks are
+// written with non-temporal stores (bypassing the caches) and the stores are fenced at the end.
+void encode_rows(const float* src, std::int64_t src_stride, void* dst, std::int64_t dst_stride,
+                 std::int64_t rows, std::int32_t head_dim, DType dtype, float* scales,
+                 bool stream) noexcept;
+
+}  // namespace kvb

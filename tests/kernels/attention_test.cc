@@ -1,0 +1,311 @@
+#include "kernels/attention.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "kernels/cache_write.h"
+#include "tests/kernels/test_cache.h"
+
+namespace kvb {
+namespace {
+
+using testing::OwnedCache;
+using testing::random_floats;
+
+// Kernel error: fp32 arithmetic (single pass, vector exp) against the double reference on the
+// SAME decoded cache, for outputs of magnitude <= 1. Dropping or repeating one row out of 4099
+// moves an output by ~1e-4, so this bound still catches indexing bugs at the longest context.
+constexpr double kKernelTol = 3e-5;
+
+// Storage rounding: reference on the quantised cache vs reference on the fp32 originals.
+double storage_tol(DType t) {
+  switch (t) {
+    case DType::kF32: return 0.0;
+    case DType::kF16: return 5e-4;   // measured <= 2.8e-4 (largest at context 1: one V row)
+    case DType::kBF16: return 4e-3;  // measured <= 2.2e-3
+    case DType::kI8: return 1e-2;    // measured <= 5.5e-3
+  }
+  return 0.0;
+}
+
+struct AttnCase {
+  std::int32_t head_dim;
+  std::int64_t context;
+  std::int32_t q_heads;
+  std::int32_t kv_heads;
+  DType dtype;
+  Layout layout;
+  bool pad;
+};
+
+CacheShape shape_of(const AttnCase& c, DType dtype, std::int64_t capacity) {
+  CacheShape s;
+  s.layers = 2;
+  s.q_heads = c.q_heads;
+  s.kv_heads = c.kv_heads;
+  s.head_dim = c.head_dim;
+  s.capacity = capacity;
+  s.dtype = dtype;
+  s.layout = c.layout;
+  s.pad_rows = c.pad;
+  return s;
+}
+
+// Fills positions [0, tokens) of every layer from the fp32 originals ([layer][K|V] scratch).
+void fill(OwnedCache& cache, const std::vector<std::vector<float>>& kv, std::int64_t tokens) {
+  for (std::int32_t l = 0; l < cache.geometry().shape().layers; ++l)
+    ASSERT_EQ(prefill_copy(cache.view(), l, 0, tokens, kv[2 * l].data(), kv[2 * l + 1].data()),
+              Status::kOk);
+}
+
+std::vector<double> reference(OwnedCache& cache, std::int32_t layer, std::int64_t context,
+                              const std::vector<float>& q) {
+  const CacheShape& s = cache.geometry().shape();
+  std::vector<double> out(static_cast<std::size_t>(s.q_heads) * s.head_dim);
+  std::vector<double> ws(static_cast<std::size_t>(std::max<std::int64_t>(context, 1)));
+  EXPECT_EQ(decode_attention_reference(cache.view(), layer, context, q.data(),
+                                       1.0 / std::sqrt(double(s.head_dim)), out.data(), ws.data()),
+            Status::kOk);
+  return out;
+}
+
+template <typename A, typename B>
+double max_abs_diff(const A& a, const B& b) {
+  double m = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(double(a[i]) - double(b[i])));
+  return m;
+}
+
+class AttentionSweep : public ::testing::TestWithParam<AttnCase> {};
+
+TEST_P(AttentionSweep, FastAndScalarMatchReferenceOnDecodedCache) {
+  const AttnCase& c = GetParam();
+  const std::int64_t capacity = c.context + 3;  // attend to a prefix: rows past it are ignored
+  OwnedCache cache(shape_of(c, c.dtype, capacity));
+  ASSERT_EQ(cache.status(), Status::kOk);
+  std::mt19937 rng(static_cast<unsigned>(c.head_dim * 131 + c.context * 7 + c.q_heads));
+  std::vector<std::vector<float>> kv;
+  for (int i = 0; i < 4; ++i)
+    kv.push_back(random_floats(static_cast<std::size_t>(c.kv_heads) * capacity * c.head_dim, rng));
+  fill(cache, kv, capacity);
+  const auto q = random_floats(static_cast<std::size_t>(c.q_heads) * c.head_dim, rng, -3.0f, 3.0f);
+  const float scale = 1.0f / std::sqrt(float(c.head_dim));
+  const std::int32_t layer = 1;
+
+  const auto ref = reference(cache, layer, c.context, q);
+  std::vector<float> out(ref.size(), -7.0f);
+  std::vector<float> ws(static_cast<std::size_t>(attention_partial_floats(cache.geometry().shape())));
+  ASSERT_EQ(decode_attention(cache.view(), layer, c.context, q.data(), scale, out.data(), ws.data()),
+            Status::kOk);
+  EXPECT_LE(max_abs_diff(out, ref), kKernelTol) << "fast kernel";
+
+  std::vector<float> scalar(ref.size(), -7.0f);
+  ASSERT_EQ(decode_attention_scalar(cache.view(), layer, c.context, q.data(), scale, scalar.data()),
+            Status::kOk);
+  EXPECT_LE(max_abs_diff(scalar, ref), kKernelTol) << "scalar baseline";
+
+  // Storage rounding, measured on the reference alone.
+  OwnedCache exact(shape_of(c, DType::kF32, capacity));
+  ASSERT_EQ(exact.status(), Status::kOk);
+  fill(exact, kv, capacity);
+  const auto ref_exact = reference(exact, layer, c.context, q);
+  const double rounding = max_abs_diff(ref, ref_exact);
+  EXPECT_LE(rounding, storage_tol(c.dtype)) << "storage rounding of " << dtype_name(c.dtype);
+  RecordProperty("storage_error", std::to_string(rounding));
+}
+
+// A subset of head_dim x context x GQA x dtype x layout x padding in which every value of every
+// axis appears (several times), so the sweep stays fast under ASan.
+std::vector<AttnCase> sweep_cases() {
+  const std::int32_t dims[] = {64, 80, 96, 128, 256};
+  const std::int64_t contexts[] = {1, 7, 64, 4099};
+  // GQA ratios 1, 2, 4, 7 and MQA; the MQA group (40 heads) exceeds one kernel pass.
+  const std::int32_t heads[][2] = {{8, 8}, {16, 8}, {16, 4}, {14, 2}, {40, 1}};
+  std::vector<AttnCase> cases;
+  for (int i = 0; i < 40; ++i) {
+    AttnCase c;
+    c.dtype = kAllDTypes[i % 4];
+    c.layout = (i / 4) % 2 ? Layout::kPositionMajor : Layout::kHeadMajor;
+    c.pad = (i / 8) % 2 == 1;
+    c.head_dim = dims[(i + i / 5) % 5];
+    c.context = contexts[(i / 2 + i / 8) % 4];
+    c.q_heads = heads[(i / 3) % 5][0];
+    c.kv_heads = heads[(i / 3) % 5][1];
+    cases.push_back(c);
+  }
+  // Head sizes that are not a multiple of any vector length exercise the scalar tails.
+  cases.push_back({72, 4099, 16, 8, DType::kF16, Layout::kHeadMajor, false});
+  cases.push_back({8, 64, 14, 2, DType::kI8, Layout::kPositionMajor, true});
+  cases.push_back({40, 7, 8, 1, DType::kBF16, Layout::kHeadMajor, true});
+  cases.push_back({20, 300, 16, 4, DType::kF32, Layout::kPositionMajor, false});
+  return cases;
+}
+
+std::string case_name(const ::testing::TestParamInfo<AttnCase>& info) {
+  const AttnCase& c = info.param;
+  return std::string(dtype_name(c.dtype)) + "_" + layout_name(c.layout) + (c.pad ? "_pad" : "") +
+         "_d" + std::to_string(c.head_dim) + "_ctx" + std::to_string(c.context) + "_q" +
+         std::to_string(c.q_heads) + "_kv" + std::to_string(c.kv_heads);
+}
+
+INSTANTIATE_TEST_SUITE_P(Subset, AttentionSweep, ::testing::ValuesIn(sweep_cases()), case_name);
+
+TEST(AttentionSweepCoverage, EveryAxisValueIsCovered) {
+  const auto cases = sweep_cases();
+  auto covered = [&](auto pred) { return std::any_of(cases.begin(), cases.end(), pred); };
+  for (std::int32_t d : {64, 80, 96, 128, 256})
+    EXPECT_TRUE(covered([&](const AttnCase& c) { return c.head_dim == d; })) << d;
+  for (std::int64_t t : {1, 7, 64, 4099})
+    EXPECT_TRUE(covered([&](const AttnCase& c) { return c.context == t; })) << t;
+  for (std::int32_t g : {1, 2, 4, 7, 40})
+    EXPECT_TRUE(covered([&](const AttnCase& c) { return c.q_heads / c.kv_heads == g; })) << g;
+  for (DType t : kAllDTypes)
+    for (Layout l : {Layout::kHeadMajor, Layout::kPositionMajor})
+      for (bool pad : {false, true})
+        EXPECT_TRUE(covered([&](const AttnCase& c) {
+          return c.dtype == t && c.layout == l && c.pad == pad;
+        }));
+  // The longest context meets every dtype.
+  for (DType t : kAllDTypes)
+    EXPECT_TRUE(covered([&](const AttnCase& c) { return c.dtype == t && c.context == 4099; }));
+}
+
+class SplitMerge : public ::testing::TestWithParam<DType> {};
+
+TEST_P(SplitMerge, SplitThenMergeEqualsOnePass) {
+  AttnCase c{128, 1000, 16, 8, GetParam(), Layout::kHeadMajor, false};
+  OwnedCache cache(shape_of(c, c.dtype, c.context));
+  ASSERT_EQ(cache.status(), Status::kOk);
+  std::mt19937 rng(11);
+  std::vector<std::vector<float>> kv;
+  for (int i = 0; i < 4; ++i) kv.push_back(random_floats(8 * 1000 * 128, rng));
+  fill(cache, kv, c.context);
+  const auto q = random_floats(16 * 128, rng, -3.0f, 3.0f);
+  const float scale = 1.0f / std::sqrt(128.0f);
+  const CacheShape& s = cache.geometry().shape();
+
+  std::vector<float> one(16 * 128), ws(static_cast<std::size_t>(attention_partial_floats(s)));
+  ASSERT_EQ(decode_attention(cache.view(), 0, 1000, q.data(), scale, one.data(), ws.data()),
+            Status::kOk);
+
+  const std::int64_t bounds[][2] = {{0, 0}, {0, 13}, {13, 13}, {13, 500}, {500, 999}, {999, 1000},
+                                    {1000, 1000}};
+  const int n = 7;
+  std::vector<std::vector<float>> storage(n, std::vector<float>(ws.size()));
+  std::vector<AttentionPartial> parts(n);
+  std::vector<float> merged(16 * 128, -1.0f);
+  const std::int32_t G = 2;
+  for (std::int32_t h = 0; h < 8; ++h) {
+    for (int i = 0; i < n; ++i) {
+      parts[i] = attention_partial_from(storage[i].data(), s);
+      ASSERT_EQ(attention_partial(cache.view(), 0, h, bounds[i][0], bounds[i][1],
+                                  q.data() + h * G * 128, scale, parts[i]),
+                Status::kOk);
+    }
+    EXPECT_TRUE(std::isinf(parts[0].max[0]) && parts[0].sum[0] == 0.0f) << "empty range";
+    ASSERT_EQ(merge_partials(s, parts.data(), n, merged.data() + h * G * 128), Status::kOk);
+  }
+  EXPECT_LE(max_abs_diff(merged, one), 1e-5);
+  const auto ref = reference(cache, 0, 1000, q);
+  EXPECT_LE(max_abs_diff(merged, ref), kKernelTol);
+
+  // Only empty ranges: zeros, not NaN.
+  std::vector<float> zeros(G * 128, 3.0f);
+  ASSERT_EQ(merge_partials(s, parts.data(), 1, zeros.data()), Status::kOk);
+  for (float z : zeros) EXPECT_EQ(z, 0.0f);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllDTypes, SplitMerge, ::testing::ValuesIn(kAllDTypes),
+                         [](const auto& info) { return std::string(dtype_name(info.param)); });
+
+class SlidingWindow : public ::testing::TestWithParam<DType> {};
+
+TEST_P(SlidingWindow, RingEqualsReferenceOverLastWPositions) {
+  const std::int64_t W = 64;
+  AttnCase c{96, W, 14, 2, GetParam(), Layout::kPositionMajor, true};
+  OwnedCache ring(shape_of(c, c.dtype, W));
+  OwnedCache linear(shape_of(c, c.dtype, W));
+  ASSERT_EQ(ring.status(), Status::kOk);
+  std::mt19937 rng(5);
+  const std::int64_t row = 2 * 96;
+  const float scale = 1.0f / std::sqrt(96.0f);
+  const auto q = random_floats(14 * 96, rng, -3.0f, 3.0f);
+  std::vector<float> ws(static_cast<std::size_t>(attention_partial_floats(ring.geometry().shape())));
+  std::vector<float> out(14 * 96);
+
+  for (std::int64_t tokens : {std::int64_t{10}, std::int64_t{64}, std::int64_t{145}}) {
+    const auto k = random_floats(static_cast<std::size_t>(tokens * row), rng);
+    const auto v = random_floats(static_cast<std::size_t>(tokens * row), rng);
+    for (std::int64_t p = 0; p < tokens; ++p)
+      ASSERT_EQ(ring_append(ring.view(), 1, p, k.data() + p * row, v.data() + p * row),
+                Status::kOk);
+    const std::int64_t first = std::max<std::int64_t>(0, tokens - W);
+    for (std::int64_t p = first; p < tokens; ++p)
+      ASSERT_EQ(append_token(linear.view(), 1, p - first, k.data() + p * row, v.data() + p * row),
+                Status::kOk);
+    ASSERT_EQ(decode_attention_window(ring.view(), 1, tokens, q.data(), scale, out.data(),
+                                      ws.data()),
+              Status::kOk);
+    const auto ref = reference(linear, 1, tokens - first, q);
+    EXPECT_LE(max_abs_diff(out, ref), kKernelTol) << tokens << " tokens";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllDTypes, SlidingWindow, ::testing::ValuesIn(kAllDTypes),
+                         [](const auto& info) { return std::string(dtype_name(info.param)); });
+
+TEST(AttentionArgs, BadArgumentsReturnTheRightStatus) {
+  AttnCase c{64, 16, 4, 2, DType::kI8, Layout::kHeadMajor, false};
+  OwnedCache cache(shape_of(c, c.dtype, 16));
+  ASSERT_EQ(cache.status(), Status::kOk);
+  const CacheShape& s = cache.geometry().shape();
+  std::vector<float> q(4 * 64, 0.5f), out(4 * 64), ws(static_cast<std::size_t>(attention_partial_floats(s)));
+  std::vector<double> dout(4 * 64), dws(32);
+  const AttentionPartial p = attention_partial_from(ws.data(), s);
+  EXPECT_EQ(attention_partial(cache.view(), 0, 0, 5, 4, q.data(), 1.0f, p), Status::kOutOfRange);
+  EXPECT_EQ(attention_partial(cache.view(), 0, 0, 0, 17, q.data(), 1.0f, p), Status::kOutOfRange);
+  EXPECT_EQ(attention_partial(cache.view(), 0, 0, -1, 3, q.data(), 1.0f, p), Status::kOutOfRange);
+  EXPECT_EQ(attention_partial(cache.view(), 0, 2, 0, 3, q.data(), 1.0f, p), Status::kOutOfRange);
+  EXPECT_EQ(attention_partial(cache.view(), 2, 0, 0, 3, q.data(), 1.0f, p), Status::kOutOfRange);
+  EXPECT_EQ(attention_partial(cache.view(), 0, 0, 0, 3, nullptr, 1.0f, p), Status::kNullArgument);
+  EXPECT_EQ(attention_partial(cache.view(), 0, 0, 0, 3, q.data(), 1.0f, AttentionPartial{}),
+            Status::kNullArgument);
+  CacheView no_scales = cache.view();
+  no_scales.scales = nullptr;
+  EXPECT_EQ(attention_partial(no_scales, 0, 0, 0, 3, q.data(), 1.0f, p), Status::kNullArgument);
+  EXPECT_EQ(decode_attention(cache.view(), 0, 17, q.data(), 1.0f, out.data(), ws.data()),
+            Status::kOutOfRange);
+  EXPECT_EQ(decode_attention(cache.view(), 0, 16, q.data(), 1.0f, out.data(), nullptr),
+            Status::kNullArgument);
+  EXPECT_EQ(decode_attention(CacheView{}, 0, 16, q.data(), 1.0f, out.data(), ws.data()),
+            Status::kNullArgument);
+  EXPECT_EQ(decode_attention_scalar(cache.view(), 0, 17, q.data(), 1.0f, out.data()),
+            Status::kOutOfRange);
+  EXPECT_EQ(decode_attention_scalar(no_scales, 0, 16, q.data(), 1.0f, out.data()),
+            Status::kNullArgument);
+  EXPECT_EQ(decode_attention_reference(cache.view(), 0, 17, q.data(), 1.0, dout.data(), dws.data()),
+            Status::kOutOfRange);
+  EXPECT_EQ(decode_attention_window(cache.view(), 0, -1, q.data(), 1.0f, out.data(), ws.data()),
+            Status::kOutOfRange);
+  EXPECT_EQ(merge_partials(s, nullptr, 1, out.data()), Status::kNullArgument);
+  CacheShape bad = s;
+  bad.q_heads = 3;
+  EXPECT_EQ(merge_partials(bad, &p, 1, out.data()), Status::kInvalidShape);
+  EXPECT_EQ(decode_attention(cache.view(), 0, 16, q.data(), 1.0f, out.data(), ws.data()),
+            Status::kOk);
+}
+
+TEST(SimdTarget, NamesARealTarget) {
+  const std::string name = simd_target_name();
+  EXPECT_FALSE(name.empty());
+  EXPECT_NE(name, "Unknown");
+  std::printf("dispatched Highway target: %s\n", name.c_str());
+}
+
+}  // namespace
+}  // namespace kvb

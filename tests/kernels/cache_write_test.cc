@@ -1,0 +1,236 @@
+#include "kernels/cache_write.h"
+
+#include <cmath>
+#include <cstring>
+#include <iterator>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "kernels/codecs.h"
+#include "tests/kernels/test_cache.h"
+
+namespace kvb {
+namespace {
+
+using testing::OwnedCache;
+using testing::random_floats;
+
+constexpr std::uint8_t kSentinel = 0xA5;
+constexpr float kScaleSentinel = -12345.0f;
+
+// Expected bytes of one encoded row.
+std::vector<std::uint8_t> encoded(const float* x, std::int32_t d, DType t, float* scale) {
+  std::vector<std::uint8_t> out(static_cast<std::size_t>(d) * dtype_bytes(t));
+  for (std::int32_t j = 0; j < d; ++j) {
+    if (t == DType::kF32) {
+      std::memcpy(out.data() + 4 * j, x + j, 4);
+    } else if (t == DType::kF16 || t == DType::kBF16) {
+      const std::uint16_t h = t == DType::kF16 ? f32_to_f16(x[j]) : f32_to_bf16(x[j]);
+      std::memcpy(out.data() + 2 * j, &h, 2);
+    }
+  }
+  if (t == DType::kI8) {
+    *scale = int8_row_scale(x, d);
+    encode_int8_row(x, d, *scale, reinterpret_cast<std::int8_t*>(out.data()));
+  }
+  return out;
+}
+
+struct WriteCase {
+  DType dtype;
+  Layout layout;
+  bool pad;
+};
+
+class CacheWriteTest : public ::testing::TestWithParam<WriteCase> {
+ protected:
+  CacheShape make_shape(std::int64_t capacity) const {
+    CacheShape s;
+    s.layers = 3;
+    s.q_heads = 4;
+    s.kv_heads = 2;
+    s.head_dim = 24;  // not a multiple of 64 bytes in any dtype: padding is visible
+    s.capacity = capacity;
+    s.dtype = GetParam().dtype;
+    s.layout = GetParam().layout;
+    s.pad_rows = GetParam().pad;
+    return s;
+  }
+
+  void fill_sentinel(OwnedCache& c) {
+    std::memset(c.bytes(), kSentinel, static_cast<std::size_t>(c.geometry().data_bytes()));
+    for (float& s : c.scales()) s = kScaleSentinel;
+  }
+
+  // Expected image of the cache: sentinel everywhere except the rows `rows` says were written.
+  struct Written {
+    std::int32_t layer;
+    KV kv;
+    std::int32_t head;
+    std::int64_t slot;
+    const float* src;
+  };
+  void expect_image(OwnedCache& c, const std::vector<Written>& rows) {
+    const CacheGeometry& g = c.geometry();
+    const DType t = g.shape().dtype;
+    std::vector<std::uint8_t> image(static_cast<std::size_t>(g.data_bytes()), kSentinel);
+    std::vector<float> scales(c.scales().size(), kScaleSentinel);
+    for (const Written& w : rows) {
+      float scale = 0;
+      const auto bytes = encoded(w.src, g.shape().head_dim, t, &scale);
+      std::memcpy(image.data() + g.byte_offset(w.layer, w.kv, w.head, w.slot), bytes.data(),
+                  bytes.size());
+      if (t == DType::kI8) scales[g.scale_index(w.layer, w.kv, w.head, w.slot)] = scale;
+    }
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < image.size(); ++i) {
+      if (image[i] != c.bytes()[i] && bad++ < 5) ADD_FAILURE() << "byte " << i << " differs";
+    }
+    EXPECT_EQ(bad, 0u);
+    for (std::size_t i = 0; i < scales.size(); ++i)
+      EXPECT_EQ(scales[i], c.scales()[i]) << "scale " << i;
+  }
+};
+
+TEST_P(CacheWriteTest, AppendTokenWritesExactlyItsRows) {
+  OwnedCache c(make_shape(9));
+  ASSERT_EQ(c.status(), Status::kOk);
+  fill_sentinel(c);
+  std::mt19937 rng(1);
+  const auto k = random_floats(2 * 24, rng), v = random_floats(2 * 24, rng);
+  ASSERT_EQ(append_token(c.view(), 1, 5, k.data(), v.data()), Status::kOk);
+  std::vector<Written> rows;
+  for (std::int32_t h = 0; h < 2; ++h) {
+    rows.push_back({1, KV::kKey, h, 5, k.data() + h * 24});
+    rows.push_back({1, KV::kValue, h, 5, v.data() + h * 24});
+  }
+  expect_image(c, rows);
+}
+
+TEST_P(CacheWriteTest, PrefillCopyWritesExactlyItsRange) {
+  OwnedCache c(make_shape(11));
+  ASSERT_EQ(c.status(), Status::kOk);
+  fill_sentinel(c);
+  std::mt19937 rng(2);
+  const std::int64_t T = 4, p0 = 6;
+  const auto k = random_floats(2 * T * 24, rng), v = random_floats(2 * T * 24, rng);
+  ASSERT_EQ(prefill_copy(c.view(), 2, p0, T, k.data(), v.data()), Status::kOk);
+  std::vector<Written> rows;
+  for (std::int32_t h = 0; h < 2; ++h)
+    for (std::int64_t t = 0; t < T; ++t) {
+      rows.push_back({2, KV::kKey, h, p0 + t, k.data() + (h * T + t) * 24});
+      rows.push_back({2, KV::kValue, h, p0 + t, v.data() + (h * T + t) * 24});
+    }
+  expect_image(c, rows);
+  EXPECT_EQ(prefill_copy(c.view(), 2, 8, 4, k.data(), v.data()), Status::kOutOfRange);  // 8+4 > 11
+}
+
+TEST_P(CacheWriteTest, RingAppendWrapsModuloCapacity) {
+  OwnedCache c(make_shape(7));
+  ASSERT_EQ(c.status(), Status::kOk);
+  fill_sentinel(c);
+  std::mt19937 rng(3);
+  const auto k = random_floats(2 * 24, rng), v = random_floats(2 * 24, rng);
+  ASSERT_EQ(ring_append(c.view(), 0, 7 * 3 + 4, k.data(), v.data()), Status::kOk);  // slot 4
+  std::vector<Written> rows;
+  for (std::int32_t h = 0; h < 2; ++h) {
+    rows.push_back({0, KV::kKey, h, 4, k.data() + h * 24});
+    rows.push_back({0, KV::kValue, h, 4, v.data() + h * 24});
+  }
+  expect_image(c, rows);
+}
+
+std::string write_case_name(const ::testing::TestParamInfo<WriteCase>& info) {
+  return std::string(dtype_name(info.param.dtype)) + "_" + layout_name(info.param.layout) +
+         (info.param.pad ? "_padded" : "");
+}
+
+std::vector<WriteCase> all_write_cases() {
+  std::vector<WriteCase> cases;
+  for (DType t : kAllDTypes)
+    for (Layout l : {Layout::kHeadMajor, Layout::kPositionMajor})
+      for (bool pad : {false, true}) cases.push_back({t, l, pad});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllLayouts, CacheWriteTest, ::testing::ValuesIn(all_write_cases()),
+                         write_case_name);
+
+// The SIMD encoders must match the scalar codecs bit for bit, on the values where rounding is
+// hardest (ties, subnormals, overflow, inf, NaN), with cached and streaming stores.
+TEST(CacheWriteEncoding, EdgeValuesMatchScalarCodecsBitForBit) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float edge[] = {0.0f, -0.0f, 1.0f, 1.0f + std::ldexp(1.0f, -11),
+                        1.0f + 3 * std::ldexp(1.0f, -11), 1.0f + std::ldexp(1.0f, -8),
+                        1.0f + 3 * std::ldexp(1.0f, -8), 65504.0f, 65519.0f, 65520.0f, 1e10f,
+                        -1e10f, std::ldexp(1.0f, -24), std::ldexp(1.0f, -25),
+                        std::ldexp(3.0f, -25), std::ldexp(1023.5f, -24), std::ldexp(1.0f, -130),
+                        std::numeric_limits<float>::max(), inf, -inf, 0.5f, -63.5f, 2.5f, -2.5f};
+  for (DType t : {DType::kF16, DType::kBF16, DType::kI8, DType::kF32}) {
+    for (StoreHint hint : {StoreHint::kCached, StoreHint::kStreaming}) {
+      CacheShape s;
+      s.layers = 1;
+      s.q_heads = 1;
+      s.kv_heads = 1;
+      s.head_dim = 64;
+      s.capacity = 6;
+      s.dtype = t;
+      OwnedCache c(s);
+      ASSERT_EQ(c.status(), Status::kOk);
+      // Rows: edge values cycled through every lane position; int8 rows must stay finite.
+      std::vector<float> k(6 * 64), v(6 * 64);
+      std::size_t n = 0;
+      for (float& x : k) {
+        x = edge[n++ % std::size(edge)];
+        if (t == DType::kI8 && !std::isfinite(x)) x = 7.0f;
+      }
+      for (std::size_t i = 0; i < v.size(); ++i) v[i] = -k[v.size() - 1 - i];
+      if (t != DType::kI8) k[5] = std::numeric_limits<float>::quiet_NaN();
+      ASSERT_EQ(prefill_copy(c.view(), 0, 0, 6, k.data(), v.data(), hint), Status::kOk);
+      for (std::int64_t p = 0; p < 6; ++p) {
+        for (KV kv : {KV::kKey, KV::kValue}) {
+          const float* src = (kv == KV::kKey ? k.data() : v.data()) + p * 64;
+          float scale = 0;
+          const auto expect = encoded(src, 64, t, &scale);
+          ASSERT_EQ(std::memcmp(expect.data(), c.bytes() + c.geometry().byte_offset(0, kv, 0, p),
+                                expect.size()),
+                    0)
+              << dtype_name(t) << " position " << p;
+          if (t == DType::kI8) {
+            EXPECT_EQ(c.scales()[c.geometry().scale_index(0, kv, 0, p)], scale);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(CacheWriteArgs, BadArgumentsReturnTheRightStatus) {
+  CacheShape s;
+  s.layers = 2;
+  s.q_heads = 2;
+  s.kv_heads = 1;
+  s.head_dim = 8;
+  s.capacity = 4;
+  s.dtype = DType::kI8;
+  OwnedCache c(s);
+  ASSERT_EQ(c.status(), Status::kOk);
+  std::vector<float> row(8, 1.0f);
+  EXPECT_EQ(append_token(c.view(), 0, 4, row.data(), row.data()), Status::kOutOfRange);
+  EXPECT_EQ(append_token(c.view(), 0, -1, row.data(), row.data()), Status::kOutOfRange);
+  EXPECT_EQ(append_token(c.view(), 2, 0, row.data(), row.data()), Status::kOutOfRange);
+  EXPECT_EQ(append_token(c.view(), 0, 0, nullptr, row.data()), Status::kNullArgument);
+  CacheView no_scales = c.view();
+  no_scales.scales = nullptr;
+  EXPECT_EQ(append_token(no_scales, 0, 0, row.data(), row.data()), Status::kNullArgument);
+  EXPECT_EQ(ring_append(c.view(), 0, -3, row.data(), row.data()), Status::kOutOfRange);
+  EXPECT_EQ(prefill_copy(c.view(), 0, 0, -1, row.data(), row.data()), Status::kOutOfRange);
+  EXPECT_EQ(append_token(CacheView{}, 0, 0, row.data(), row.data()), Status::kNullArgument);
+  EXPECT_EQ(append_token(c.view(), 1, 3, row.data(), row.data()), Status::kOk);
+}
+
+}  // namespace
+}  // namespace kvb

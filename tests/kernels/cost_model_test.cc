@@ -1,0 +1,51 @@
+#include "kernels/cost_model.h"
+
+#include "gtest/gtest.h"
+
+namespace kvb {
+namespace {
+
+CacheShape shape(DType t) {
+  CacheShape s;
+  s.layers = 28;
+  s.q_heads = 16;
+  s.kv_heads = 8;
+  s.head_dim = 128;
+  s.capacity = 4096;
+  s.dtype = t;
+  return s;
+}
+
+TEST(CostModel, AttentionBytesAndFlops) {
+  const Cost c = attention_cost(shape(DType::kF32), 1024);
+  EXPECT_EQ(c.bytes_read, 2LL * 8 * 1024 * 128 * 4 + 16 * 128 * 4);
+  EXPECT_EQ(c.bytes_written, 16 * 128 * 4);
+  EXPECT_EQ(c.flops, 16LL * 1024 * (4 * 128 + kSoftmaxFlopsPerScore) + 16 * 128);
+  // Whole-model KV bytes agree with the sizing formula.
+  EXPECT_EQ((attention_cost(shape(DType::kF32), 1024).bytes_read - 16 * 128 * 4) * 28,
+            kv_cache_bytes(28, 8, 1024, 128, DType::kF32));
+}
+
+TEST(CostModel, Int8CountsScaleBytes) {
+  const Cost c = attention_cost(shape(DType::kI8), 100);
+  EXPECT_EQ(c.bytes_read, 2LL * 8 * 100 * (128 + 4) + 16 * 128 * 4);
+  const Cost a = append_cost(shape(DType::kI8));
+  EXPECT_EQ(a.bytes_read, 2LL * 8 * 128 * 4);
+  EXPECT_EQ(a.bytes_written, 2LL * 8 * (128 + 4));
+}
+
+TEST(CostModel, PrefillAndDecodeStepCompose) {
+  const CacheShape s = shape(DType::kF16);
+  const Cost p = prefill_copy_cost(s, 10);
+  EXPECT_EQ(p.bytes_written, 10 * append_cost(s).bytes_written);
+  const Cost step = decode_step_cost(s, 512);
+  Cost expect = append_cost(s);
+  expect += attention_cost(s, 512);
+  expect = expect * 28;
+  EXPECT_EQ(step.bytes_read, expect.bytes_read);
+  EXPECT_EQ(step.bytes_written, expect.bytes_written);
+  EXPECT_EQ(step.flops, expect.flops);
+}
+
+}  // namespace
+}  // namespace kvb
