@@ -29,9 +29,9 @@ std::optional<Options> parse_options(int argc, char** argv) {
   Options o;
   po::options_description visible("kvbench compare options");
   visible.add_options()("help,h", "show this help")(
-      "threshold", po::value(&o.compare.threshold)->default_value(0.05),
+      "threshold", po::value(&o.compare.threshold)->default_value(0.05, "0.05"),
       "relative time change below which a configuration is 'same'")(
-      "alpha", po::value(&o.compare.alpha)->default_value(0.05), "significance level of the Mann-Whitney U test")(
+      "alpha", po::value(&o.compare.alpha)->default_value(0.05, "0.05"), "significance level of the Mann-Whitney U test")(
       "strict", po::bool_switch(&o.strict), "different cpu_model/isa/compiler/kvbench_version is an error (exit 2)")(
       "cross-cpu", po::bool_switch(&o.cross_cpu),
       "CPU B / CPU A ratio table (automatic when cpu_model differs)")(
@@ -116,7 +116,10 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
       note += std::string(note.empty() ? "" : "; ") + "INVALID kernel (valid=0)";
     }
     row.insert(row.end(), {format_number(r.time_ratio, 4), all_columns ? format_number(r.change, 4) : format_percent(r.change),
-                           r.utest ? format_number(r.utest->p_value, 3) : "", verdict_name(r.verdict), note});
+                           r.utest ? format_number(r.utest->p_value, 3) : "",
+                           // "slower?": beyond the threshold but untestable, so it does not fail CI.
+                           std::string(verdict_name(r.verdict)) + (!r.utest && r.verdict != Verdict::kSame ? "?" : ""),
+                           note});
     t.add_row(row);
   }
   return t;

@@ -15,7 +15,9 @@ std::vector<ResultRow> summarize(const std::vector<const ResultRow*>& rows) {
   std::map<std::string, std::size_t> index;
   std::vector<std::vector<const ResultRow*>> groups;
   for (const ResultRow* r : rows) {
-    const std::string key = r->str(Col::run_id) + "|" + join_columns(*r, config_columns());
+    // working_set_bytes separates ceiling sweeps of several buffer sizes within one cache level.
+    const std::string key = r->str(Col::run_id) + "|" + join_columns(*r, config_columns()) + "|" +
+                            r->str(Col::working_set_bytes);
     auto [it, inserted] = index.emplace(key, groups.size());
     if (inserted) groups.emplace_back();
     groups[it->second].push_back(r);

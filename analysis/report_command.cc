@@ -47,7 +47,7 @@ std::optional<ReportOptions> parse_options(int argc, char** argv) {
       "out,o", po::value(&o.out)->required(), "output directory (must not exist or be empty, unless --force)")(
       "force", po::bool_switch(&o.force), "replace an existing output directory")(
       "models-dir", po::value(&o.models_dir), "model presets (*.ini); default configs/models, then the source tree's")(
-      "knee-drop", po::value(&o.knee_drop)->default_value(kDefaultKneeDrop),
+      "knee-drop", po::value(&o.knee_drop)->default_value(kDefaultKneeDrop, "0.15"),
       "fractional bandwidth drop between neighbouring working sets that marks a knee");
   po::options_description all;
   all.add(visible).add_options()("input", po::value(&o.inputs));
@@ -133,28 +133,25 @@ void machines_section(std::ostream& md, const std::vector<MachineResults>& ms) {
 }
 
 void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
-  std::map<std::string, std::vector<std::string>> cells;  // "benchmark|level|threads" -> per machine
+  // "benchmark|level|threads" -> per machine, the best median over the level's buffer sizes.
+  std::map<std::string, std::vector<std::optional<double>>> best;
   std::vector<std::string> order;
   for (std::size_t i = 0; i < ms.size(); ++i) {
     for (const ResultRow& r : ms[i].summaries) {
       if (!r.is_ceiling()) continue;
-      const bool fma = r.str(Col::benchmark) == "ceiling_fma";
       const std::string key = r.str(Col::benchmark) + "|" + r.str(Col::ws_level) + "|" + r.str(Col::threads);
-      if (!cells.count(key)) {
-        cells[key].assign(ms.size(), "");
+      if (!best.count(key)) {
+        best[key].assign(ms.size(), std::nullopt);
         order.push_back(key);
       }
       std::optional<double> v;
-      if (fma) {
+      if (r.str(Col::benchmark) == "ceiling_fma") {
         v = ms[i].fma_peak(static_cast<int>(r.num_or(Col::threads, 0)));
-      } else if (r.str(Col::benchmark) == "ceiling_read") {
-        v = ms[i].read_roof(r.str(Col::ws_level), static_cast<int>(r.num_or(Col::threads, 0)));
       } else {
         v = attained_gbps(r);
-        // Best over buffer sizes of that level, like the read roof.
-        if (!cells[key][i].empty() && v && std::stod(cells[key][i]) > *v) continue;
       }
-      if (v) cells[key][i] = format_number(*v, 4);
+      auto& cell = best[key][i];
+      if (v && (!cell || *v > *cell)) cell = v;
     }
   }
   md << "## Measured ceilings\n\nBest median over the buffer sizes of each level. GB/s (decimal) for "
@@ -172,7 +169,7 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
     for (std::string part; std::getline(ss, part, '|');) row.push_back(part);
     row.resize(3);
     row[0] = md_escape(row[0]);
-    for (const auto& c : cells[key]) row.push_back(c);
+    for (const auto& v : best[key]) row.push_back(v ? format_number(*v, 4) : "");
     t.add_row(row);
   }
   md << t.markdown() << "\n";
@@ -249,7 +246,7 @@ void knees_section(std::ostream& md, const std::vector<MachineResults>& ms, doub
       for (const auto& k : series_knees(*group, cache_levels(m), drop)) {
         t.add_row({m.id, md_escape(k.series->label), format_bytes(k.knee.working_set_bytes),
                    format_bytes(k.knee.next_working_set_bytes), format_number(k.knee.gbps_before, 4),
-                   format_number(k.knee.gbps_after, 4), format_percent(-k.knee.drop),
+                   format_number(k.knee.gbps_after, 4), format_percent(k.knee.drop).substr(1),
                    k.knee.nearest_cache.empty() ? "n/a"
                                                 : k.knee.nearest_cache + " " + format_bytes(k.knee.nearest_cache_bytes),
                    k.knee.nearest_cache.empty() ? "" : format_number(k.knee.ws_over_cache, 3)});

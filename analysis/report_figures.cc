@@ -70,7 +70,7 @@ std::string cache_markers(const MachineResults& m) {
     s << "  set arrow " << tag << " from " << num(*bytes) << ", graph 0 to " << num(*bytes)
       << ", graph 1 nohead dt 2 lw 1.5 lc rgb \"#555555\" front\n";
     s << "  set label " << tag << " " << q(name + " " + format_bytes(*bytes)) << " at " << num(*bytes)
-      << ", graph 0.97 rotate by 90 right offset -0.8,0 tc rgb \"#555555\" font \",9\" front noenhanced\n";
+      << ", graph 0.97 rotate by 90 right offset -1.2,0 tc rgb \"#555555\" font \",9\" front noenhanced\n";
     ++tag;
   };
   marker("L1d", m.l1d_bytes);
@@ -112,7 +112,9 @@ ReportFigure roofline(const MachineResults& m, const Range& x, const Range& y) {
   }
   std::vector<std::string> plots;
   const auto peak = m.fma_peak(threads);
-  body << "  set title " << q("Roofline: " + m.label + ", roofs at " + std::to_string(threads) + " threads")
+  body << "  set title " << q("Roofline: " + m.label + ", roofs at " + std::to_string(threads) +
+                              (threads == 1 ? " thread" : " threads") +
+                              (peak ? std::string() : std::string(" (no FMA ceiling measured)")))
        << " noenhanced\n"
        << "  set logscale xy\n"
        << "  set xlabel \"arithmetic intensity (FLOP/byte)\"\n"
@@ -161,14 +163,14 @@ ReportFigure roofline(const MachineResults& m, const Range& x, const Range& y) {
   return f;
 }
 
-ReportFigure llc_fit(const MachineResults& m, const std::vector<ResultSeries>& series, const Range& ws,
-                     const Range& gbps, const Range& ns, double knee_drop) {
-  if (series.empty()) return {};
+ReportFigure llc_fit(const MachineResults& m, const std::vector<ResultSeries>& series,
+                     const std::vector<ResultSeries>& ceilings, const Range& ws, const Range& gbps, const Range& ns,
+                     double knee_drop) {
+  if (series.empty() && ceilings.empty()) return {};
   std::ostringstream data, top, bottom;
   std::vector<std::string> top_plots, bottom_plots;
   int block = 0;
-  for (std::size_t i = 0; i < series.size(); ++i) {
-    const auto& s = series[i];
+  auto add_series = [&](const ResultSeries& s, const std::string& style, const std::string& title) {
     data << "# " << s.label << "\n# working_set_bytes gbps ns_per_step\n";
     for (const ResultRow* r : s.rows) {
       const auto w = r->num(Col::working_set_bytes);
@@ -176,14 +178,25 @@ ReportFigure llc_fit(const MachineResults& m, const std::vector<ResultSeries>& s
       if (w && g) data << num(*w) << " " << num(*g) << " " << num(r->num_or(Col::ns_per_step, NAN)) << "\n";
     }
     data << "\n\n";
-    const std::string style = " with linespoints pt 7 ps 0.8 lw 1.5 lc rgb \"" +
-                              std::string(kPalette[i % kPaletteSize]) + "\" dt " +
-                              std::to_string(1 + i / kPaletteSize);
-    top_plots.push_back("datafile index " + std::to_string(block) + " using 1:2" + style + " title " + q(s.label));
+    top_plots.push_back("datafile index " + std::to_string(block) + " using 1:2" + style + " title " + q(title));
     bottom_plots.push_back("datafile index " + std::to_string(block) + " using 1:3" + style + " notitle");
     ++block;
+  };
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    add_series(series[i],
+               " with linespoints pt 7 ps 0.8 lw 1.5 lc rgb \"" + std::string(kPalette[i % kPaletteSize]) + "\" dt " +
+                   std::to_string(1 + i / kPaletteSize),
+               series[i].label);
   }
-  const auto knees = series_knees(series, cache_levels(m), knee_drop);
+  // The read-ceiling sweeps show the cache plateaus of the hardware itself.
+  for (std::size_t i = 0; i < ceilings.size(); ++i) {
+    add_series(ceilings[i],
+               " with linespoints pt 4 ps 0.8 lw 1.5 lc rgb \"#444444\" dt " + std::to_string(2 + i % 4),
+               ceilings[i].label + " (reference)");
+  }
+  auto all_series = series;
+  all_series.insert(all_series.end(), ceilings.begin(), ceilings.end());
+  const auto knees = series_knees(all_series, cache_levels(m), knee_drop);
   data << "# knees: last working set before a drop of >= " << format_percent(knee_drop, 0)
        << "\n# working_set_bytes gbps ns_per_step\n";
   for (const auto& k : knees) {
@@ -204,7 +217,7 @@ ReportFigure llc_fit(const MachineResults& m, const std::vector<ResultSeries>& s
   }
   std::ostringstream body;
   body << "  set multiplot layout 2,1 title " << q("LLC fit: " + m.label) << " noenhanced\n"
-       << "  set lmargin at screen 0.09\n  set rmargin at screen 0.66\n"
+       << "  set lmargin at screen 0.09\n  set rmargin at screen 0.62\n"
        << "  set logscale x\n" << bytes_tics(ws, 1.6)
        << "  set xrange " << ws.gnuplot(1.6) << "\n"
        << cache_markers(m)
@@ -223,8 +236,9 @@ ReportFigure llc_fit(const MachineResults& m, const std::vector<ResultSeries>& s
   f.machine_id = m.id;
   f.kind = "llc_fit";
   f.caption = "LLC fit of " + m.label + ": attained bandwidth (top) and time per step (bottom) against the "
-              "working set; dashed verticals are the cache sizes from the run's metadata, circles the knees.";
-  f.figure = {"llc_fit_" + m.id, "LLC fit, " + m.label, 1100, 800, data.str(), body.str()};
+              "working set; grey lines are the read-ceiling sweeps, dashed verticals the cache sizes from the run's "
+              "metadata, circles the knees.";
+  f.figure = {"llc_fit_" + m.id, "LLC fit, " + m.label, 1250, 820, data.str(), body.str()};
   return f;
 }
 
@@ -258,7 +272,7 @@ ReportFigure context_figure(const MachineResults& m, const std::vector<ResultSer
   }
   if (block == 0) return {};
   body << "  set multiplot layout 2,1 title " << q("Bandwidth and tokens/s vs context: " + m.label) << " noenhanced\n"
-       << "  set lmargin at screen 0.09\n  set rmargin at screen 0.66\n"
+       << "  set lmargin at screen 0.09\n  set rmargin at screen 0.62\n"
        << "  set logscale x 2\n  set xrange " << ctx.gnuplot(1.4) << "\n"
        << "  set key at screen 0.99, screen 0.93 right top\n"
        << "  set xlabel \"context (cached positions, log2 scale)\"\n"
@@ -276,7 +290,7 @@ ReportFigure context_figure(const MachineResults& m, const std::vector<ResultSer
   f.caption = "Bandwidth vs context of " + m.label + " per dtype and thread count (top) and decode tokens/s "
               "(bottom; solid: measured attention step, dashed: bound = measured read ceiling at that cache "
               "level / KV bytes per step).";
-  f.figure = {"context_" + m.id, "Bandwidth vs context, " + m.label, 1100, 800, data.str(), body.str()};
+  f.figure = {"context_" + m.id, "Bandwidth vs context, " + m.label, 1250, 820, data.str(), body.str()};
   return f;
 }
 
@@ -376,6 +390,10 @@ std::vector<ReportFigure> build_report_figures(const std::vector<MachineResults>
     if (m.l2_bytes) ws.add(*m.l2_bytes);
     if (m.llc_bytes) ws.add(*m.llc_bytes);
     for (const ResultRow& r : m.summaries) {
+      if (r.str(Col::benchmark) == "ceiling_read") {
+        ws.add(r.num_or(Col::working_set_bytes, 0));
+        ns.add(r.num_or(Col::ns_per_step, 0));
+      }
       if (r.is_ceiling() || r.failed_validation()) continue;
       if (auto p = roofline_point(r.num(Col::bytes_read), r.num(Col::bytes_written), r.num(Col::flops),
                                   r.num(Col::ns_per_step))) {
@@ -398,6 +416,15 @@ std::vector<ReportFigure> build_report_figures(const std::vector<MachineResults>
     }
   }
   if (!gbps.valid()) gbps.add(1);
+  if (!ai.valid() && gbps.hi > 0) {  // ceilings only: show roofs over typical intensities
+    ai.add(1.0 / 8);
+    ai.add(16);
+  }
+  if (!gflops.valid() && ai.valid()) {
+    for (const auto& m : machines) {
+      for (const auto& [key, bw] : m.read_roof_gbps) gflops.add(bw * ai.hi);
+    }
+  }
   // Roofs span the whole x range: make sure the y range reaches them at the low end.
   if (ai.valid()) {
     for (const auto& m : machines) {
@@ -413,7 +440,7 @@ std::vector<ReportFigure> build_report_figures(const std::vector<MachineResults>
   for (const auto& m : machines) {
     if (ai.valid() && gflops.valid()) keep(roofline(m, ai, gflops));
     const auto series = kernel_series(m);
-    if (ws.valid() && ns.valid()) keep(llc_fit(m, series, ws, gbps, ns, knee_drop));
+    if (ws.valid() && ns.valid()) keep(llc_fit(m, series, ceiling_read_series(m), ws, gbps, ns, knee_drop));
     if (ctx.valid() && tps.valid()) keep(context_figure(m, series, ctx, gbps, tps));
     if (threads.valid() && threads.hi > threads.lo) keep(thread_figure(m, threads, gbps));
   }

@@ -43,12 +43,19 @@ struct Group {
 // Configuration key -> repetitions, keeping only the largest thread count per key under kMax.
 std::map<std::string, Group> group_rows(const std::vector<ResultRow>& rows, MatchThreads mode) {
   const auto key_cols = match_columns(mode);
+  // A configuration measured at several working sets (a ceiling swept over buffer sizes within
+  // one cache level) is split by working set; otherwise the working set is left out of the key
+  // so that CPUs whose sweeps chose different buffer sizes still match level by level.
+  std::map<std::string, std::set<std::string>> working_sets;
+  for (const ResultRow& r : rows) working_sets[join_columns(r, key_cols)].insert(r.str(Col::working_set_bytes));
   std::map<std::string, Group> groups;
   for (const ResultRow& r : rows) {
     if (!r.is_repetition() && !r.is_median()) continue;
     if (!r.num(Col::ns_per_step)) continue;
     const int threads = static_cast<int>(r.num_or(Col::threads, 0));
-    Group& g = groups[join_columns(r, key_cols)];
+    std::string key = join_columns(r, key_cols);
+    if (working_sets[key].size() > 1) key += " working_set_bytes=" + r.str(Col::working_set_bytes);
+    Group& g = groups[key];
     if (mode == MatchThreads::kMax && threads != g.threads && (!g.repetitions.empty() || g.median_row)) {
       if (threads < g.threads) continue;
       g = Group{};  // a larger thread count replaces what we had

@@ -28,7 +28,7 @@ int ceilings_main(const std::vector<std::string>& args) {
       ("pin", po::value<std::string>()->default_value("compact"), "compact, scatter, none, pus:a+b")
       ("placement", po::value<std::string>()->default_value("first_touch"),
        "first_touch, bind:<node>, interleave")
-      ("min-time", po::value<double>()->default_value(0.2), "seconds per repetition");
+      ("min-time", po::value<double>()->default_value(0.2, "0.2"), "seconds per repetition");
   po::variables_map vm;
   parse_layered(args, desc, &vm, "custom");
   if (vm.count("help")) {

@@ -1,6 +1,7 @@
 #include "benchmarks/decode_fixture.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -9,6 +10,8 @@
 #include "harness/pin_policy.h"
 #include "harness/topology.h"
 #include "kernels/attention.h"
+#include "harness/sde_events.h"
+#include "kernels/cache_write.h"
 #include "kernels/codecs.h"
 
 namespace kvb {
@@ -51,7 +54,8 @@ double encode_tolerance(DType t, double x, double row_max) {
 
 DecodeFixture::DecodeFixture(const Topology& topo, const DecodeConfig& config,
                              const Placement& placement, std::int64_t llc_bytes,
-                             const std::vector<std::string>& counter_events, int validate_layers)
+                             const std::vector<std::string>& counter_events, int validate_layers,
+                             bool inject_fault)
     : config_(config) {
   pool_ = std::make_unique<ThreadPool>(topo, config.threads, parse_pin_policy(config.pin));
   pu_list_ = pool_->pu_list();
@@ -68,7 +72,12 @@ DecodeFixture::DecodeFixture(const Topology& topo, const DecodeConfig& config,
                     ? reinterpret_cast<float*>(static_cast<char*>(cache_buffer_.data()) + data_bytes)
                     : nullptr;
   decode_ = std::make_unique<ParallelDecode>(*pool_, view, config.attended());
+  const auto since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
+  const auto fill_start = std::chrono::steady_clock::now();
   decode_->place_and_fill(0x6b7662656e6368ULL);
+  fill_seconds_ = since(fill_start);
   if (config.cache_state == CacheState::kCold) {
     flush_buffer_ = Buffer(topo, static_cast<std::size_t>(2 * std::max<std::int64_t>(llc_bytes, 1 << 20)),
                            placement);
@@ -82,7 +91,9 @@ DecodeFixture::DecodeFixture(const Topology& topo, const DecodeConfig& config,
   }
   counters_ = std::make_unique<CounterSet>(counter_events, config.threads);
   pool_->run([&](int w) { counters_->attach(w); });
-  validate(validate_layers);
+  const auto validation_start = std::chrono::steady_clock::now();
+  validate(validate_layers, inject_fault);
+  validation_seconds_ = since(validation_start);
 }
 
 DecodeFixture::~DecodeFixture() {
@@ -92,6 +103,121 @@ DecodeFixture::~DecodeFixture() {
 std::string DecodeFixture::thp() const { return thp_state_name(cache_buffer_.thp()); }
 
 const std::vector<unsigned>& DecodeFixture::pus() const { return pool_->bound_pus(); }
+
+CacheView DecodeFixture::view() const {
+  CacheView v;
+  v.geometry = &geometry_;
+  v.data = cache_buffer_.data();
+  v.scales = geometry_.scale_bytes() > 0
+                 ? reinterpret_cast<float*>(static_cast<char*>(cache_buffer_.data()) +
+                                            (geometry_.data_bytes() + 63) / 64 * 64)
+                 : nullptr;
+  return v;
+}
+
+namespace {
+
+ParallelDecode::Mode mode_of(Family f) {
+  switch (f) {
+    case Family::kAttention: return ParallelDecode::Mode::kAttention;
+    case Family::kAppend: return ParallelDecode::Mode::kAppend;
+    default: return ParallelDecode::Mode::kStep;
+  }
+}
+
+}  // namespace
+
+Cost DecodeFixture::cost(Family family) const {
+  if (family == Family::kPrefillCopy) {
+    return prefill_copy_cost(geometry_.shape(), decode_->context()) * geometry_.shape().layers;
+  }
+  return decode_->cost(mode_of(family));
+}
+
+void DecodeFixture::run(Family family, CounterSet* counters) {
+  if (family == Family::kPrefillCopy) {
+    run_prefill(counters);
+  } else {
+    decode_->run(mode_of(family), 1, counters);
+  }
+}
+
+void DecodeFixture::run_prefill(CounterSet* counters) {
+  const CacheShape& shape = geometry_.shape();
+  const std::int64_t tokens = decode_->context();
+  if (prefill_k_.empty()) {
+    // Sources filled once, untimed: deterministic values in [-1, 1).
+    const std::size_t n = static_cast<std::size_t>(shape.kv_heads) * tokens * shape.head_dim;
+    prefill_k_.resize(n);
+    prefill_v_.resize(n);
+    std::uint32_t x = 0x9e3779b9u;
+    for (std::size_t i = 0; i < n; ++i) {
+      x = x * 1664525u + 1013904223u;
+      prefill_k_[i] = static_cast<float>(x >> 8) * 0x1p-23f - 1.0f;
+      x = x * 1664525u + 1013904223u;
+      prefill_v_[i] = static_cast<float>(x >> 8) * 0x1p-23f - 1.0f;
+    }
+  }
+  const CacheView cache = view();
+  const int workers = pool_->size();
+  std::vector<int> failures(static_cast<std::size_t>(workers), 0);
+  pool_->run([&](int w) {
+    if (counters) counters->start(w);
+    Cost done;
+    for (std::int32_t layer = w; layer < shape.layers; layer += workers) {
+      if (!ok(prefill_copy(cache, layer, 0, tokens, prefill_k_.data(), prefill_v_.data()))) {
+        failures[static_cast<std::size_t>(w)] = 1;
+      }
+      done += prefill_copy_cost(shape, tokens);
+    }
+    sde_count(done);
+    if (counters) counters->stop(w);
+  });
+  for (int f : failures) {
+    if (f) throw HarnessError("prefill_copy failed (shape or range rejected by the kernel)");
+  }
+}
+
+void DecodeFixture::validate_prefill() {
+  run_prefill(nullptr);
+  const CacheShape& shape = geometry_.shape();
+  const std::int64_t tokens = decode_->context();
+  const CacheView cache = view();
+  Validation v{true, 0, ""};
+  for (std::int32_t layer : checked_layers_) {
+    for (KV kv : {KV::kKey, KV::kValue}) {
+      const std::vector<float>& src = kv == KV::kKey ? prefill_k_ : prefill_v_;
+      for (std::int32_t h = 0; h < shape.kv_heads && v.valid; ++h) {
+        for (std::int64_t t = 0; t < tokens && v.valid; ++t) {
+          const float* row = src.data() + (static_cast<std::size_t>(h) * tokens + t) * shape.head_dim;
+          double row_max = 0;
+          for (std::int32_t d = 0; d < shape.head_dim; ++d) {
+            row_max = std::max(row_max, std::fabs(double{row[d]}));
+          }
+          for (std::int32_t d = 0; d < shape.head_dim; ++d) {
+            const double got = decode_element(cache, layer, kv, h, t, d);
+            const double err = std::fabs(got - row[d]);
+            v.max_rel_err = std::max(v.max_rel_err, row_max > 0 ? err / row_max : err);
+            if (!(err <= encode_tolerance(shape.dtype, row[d], row_max))) {
+              v.valid = false;
+              v.detail = "prefilled row (layer " + std::to_string(layer) + ", head " +
+                         std::to_string(h) + ", position " + std::to_string(t) +
+                         ") does not decode to its source";
+              break;
+            }
+          }
+        }
+      }
+    }
+  }
+  prefill_validation_ = v;
+}
+
+const Validation& DecodeFixture::validation(Family family) {
+  if (family != Family::kPrefillCopy) return validation_;
+  if (!prefill_validation_) validate_prefill();
+  return *prefill_validation_;
+}
 
 void DecodeFixture::stream(const Buffer& buffer) {
   // Every worker reads its share one cache line at a time: the lines land in the caches and
@@ -117,7 +243,7 @@ void DecodeFixture::prepare_step() {
   if (config_.cache_state == CacheState::kWeights) stream(weight_buffer_);
 }
 
-void DecodeFixture::validate(int validate_layers) {
+void DecodeFixture::validate(int validate_layers, bool inject_fault) {
   decode_->run(ParallelDecode::Mode::kStep, 1);
   const CacheShape& shape = geometry_.shape();
   const std::int64_t context = decode_->context();
@@ -129,14 +255,8 @@ void DecodeFixture::validate(int validate_layers) {
                                       static_cast<std::int64_t>(i) * (shape.layers - 1) / (n - 1)));
   }
   layers.erase(std::unique(layers.begin(), layers.end()), layers.end());
-
-  CacheView view;
-  view.geometry = &geometry_;
-  view.data = cache_buffer_.data();
-  view.scales = geometry_.scale_bytes() > 0
-                    ? reinterpret_cast<float*>(static_cast<char*>(cache_buffer_.data()) +
-                                               (geometry_.data_bytes() + 63) / 64 * 64)
-                    : nullptr;
+  checked_layers_ = layers;
+  const CacheView view = this->view();
   const std::size_t outputs = static_cast<std::size_t>(shape.q_heads) * shape.head_dim;
   std::vector<double> reference(outputs);
   std::vector<double> workspace(static_cast<std::size_t>(context));
@@ -146,10 +266,11 @@ void DecodeFixture::validate(int validate_layers) {
                                                  1.0 / std::sqrt(static_cast<double>(shape.head_dim)),
                                                  reference.data(), workspace.data());
     if (!ok(st)) throw HarnessError(std::string("reference attention: ") + status_message(st));
-    const float* fast = decode_->output(layer);
+    std::vector<float> fast(decode_->output(layer), decode_->output(layer) + outputs);
     double max_ref = 0, max_err = 0;
+    for (std::size_t i = 0; i < outputs; ++i) max_ref = std::max(max_ref, std::fabs(reference[i]));
+    if (inject_fault) fast[outputs / 2] += static_cast<float>(0.01 * max_ref);  // a 1% error
     for (std::size_t i = 0; i < outputs; ++i) {
-      max_ref = std::max(max_ref, std::fabs(reference[i]));
       max_err = std::max(max_err, std::fabs(static_cast<double>(fast[i]) - reference[i]));
     }
     const double rel = max_ref > 0 ? max_err / max_ref : max_err;
@@ -182,13 +303,17 @@ void DecodeFixture::validate(int validate_layers) {
   }
 }
 
-const std::vector<CounterReading>& DecodeFixture::counter_readings(ParallelDecode::Mode mode) {
-  auto it = readings_.find(mode);
+const std::vector<CounterReading>& DecodeFixture::counter_readings(Family family) {
+  auto it = readings_.find(family);
   if (it == readings_.end()) {
     constexpr std::int64_t kSteps = 3;
     counters_->reset();
-    decode_->run(mode, kSteps, counters_.get());
-    it = readings_.emplace(mode, counters_->readings(kSteps)).first;
+    if (family == Family::kPrefillCopy) {
+      for (std::int64_t i = 0; i < kSteps; ++i) run_prefill(counters_.get());
+    } else {
+      decode_->run(mode_of(family), kSteps, counters_.get());
+    }
+    it = readings_.emplace(family, counters_->readings(kSteps)).first;
   }
   return it->second;
 }

@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "benchmarks/run_options.h"
 #include "benchmarks/sweep.h"
 #include "harness/counters.h"
 #include "harness/memory.h"
@@ -31,26 +33,36 @@ class DecodeFixture {
   // one step. Throws HarnessError/UsageError when the configuration cannot be set up.
   DecodeFixture(const Topology& topo, const DecodeConfig& config, const Placement& placement,
                 std::int64_t llc_bytes, const std::vector<std::string>& counter_events,
-                int validate_layers);
+                int validate_layers, bool inject_fault = false);
   ~DecodeFixture();
   DecodeFixture(const DecodeFixture&) = delete;
   DecodeFixture& operator=(const DecodeFixture&) = delete;
 
   // Untimed work before each timed step: LLC flush (cold) or weight streaming (weights).
   void prepare_step();
-  // One timed unit of `mode`.
-  void run(ParallelDecode::Mode mode) { decode_->run(mode, 1); }
+  // One timed unit of `family`: a decode step, attention or append over all layers, or the
+  // prefill copy of all context tokens into every layer (workers take layers round-robin).
+  void run(Family family, CounterSet* counters = nullptr);
 
-  Cost cost(ParallelDecode::Mode mode) const { return decode_->cost(mode); }
+  Cost cost(Family family) const;
+  // Validity of `family`: the decode validation, plus (prefill_copy) the copied rows check.
+  const Validation& validation(Family family);
   const Validation& validation() const noexcept { return validation_; }
   const std::string& pu_list() const noexcept { return pu_list_; }
+  double fill_seconds() const noexcept { return fill_seconds_; }
+  // How to get the hardware counters that could not be read ("" if all were readable).
+  std::string counter_notice() const { return counters_->notice(); }
+  double validation_seconds() const noexcept { return validation_seconds_; }
   std::string thp() const;
   const std::vector<unsigned>& pus() const;
   // Counter readings per unit of `mode`, measured once (untimed) on first request.
-  const std::vector<CounterReading>& counter_readings(ParallelDecode::Mode mode);
+  const std::vector<CounterReading>& counter_readings(Family family);
 
  private:
-  void validate(int validate_layers);
+  void validate(int validate_layers, bool inject_fault);
+  void run_prefill(CounterSet* counters);
+  void validate_prefill();
+  CacheView view() const;
   void stream(const Buffer& buffer);
 
   DecodeConfig config_;
@@ -61,9 +73,13 @@ class DecodeFixture {
   Buffer weight_buffer_;   // weights: layers x per-layer weight bytes
   std::unique_ptr<ParallelDecode> decode_;
   std::unique_ptr<CounterSet> counters_;
-  std::map<ParallelDecode::Mode, std::vector<CounterReading>> readings_;
+  std::map<Family, std::vector<CounterReading>> readings_;
   Validation validation_;
+  std::vector<float> prefill_k_, prefill_v_;  // [kv_head][tokens][head_dim] fp32 sources
+  std::vector<std::int32_t> checked_layers_;
+  std::optional<Validation> prefill_validation_;
   std::string pu_list_;
+  double fill_seconds_ = 0, validation_seconds_ = 0;
   volatile std::uint64_t sink_ = 0;
 };
 

@@ -2,7 +2,9 @@
 // configuration through Google Benchmark, writing one CSV row per repetition and aggregate.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -40,16 +42,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-ParallelDecode::Mode mode_of(Family f) {
-  switch (f) {
-    case Family::kDecodeStep: return ParallelDecode::Mode::kStep;
-    case Family::kAttention: return ParallelDecode::Mode::kAttention;
-    case Family::kAppend: return ParallelDecode::Mode::kAppend;
-  }
-  return ParallelDecode::Mode::kStep;
-}
-
-bool decode_type(Family f) { return f != Family::kAppend; }
+// Decode-type benchmarks produce a token per unit (tokens_per_s) and work on the KV cache.
+bool decode_type(Family f) { return f == Family::kDecodeStep || f == Family::kAttention; }
 
 void append_counters(CsvRow* row, const std::vector<CounterReading>& readings) {
   for (const CounterReading& r : readings) {
@@ -84,6 +78,8 @@ struct RunState {
   std::string fixture_error;
   int started = 0;
   std::set<std::size_t> entries_started;
+  std::set<std::size_t> reported_invalid;
+  bool counter_notice_shown = false;
 
   int invalid = 0, errors = 0;
   struct Summary {
@@ -105,19 +101,50 @@ struct RunState {
       fixture_error.clear();
       fixture_config = e.config;
       try {
+        const auto t0 = std::chrono::steady_clock::now();
         fixture = std::make_unique<DecodeFixture>(*topo, configs[e.config], placement,
                                                   meta->llc_bytes, counter_events,
-                                                  settings->validate_layers);
-        if (!fixture->validation().valid) {
-          std::fprintf(stderr, "kvbench: VALIDATION FAILED for %s: %s\n",
-                       configs[e.config].label().c_str(), fixture->validation().detail.c_str());
+                                                  settings->validate_layers,
+                                                  settings->inject_fault);
+        std::fprintf(stderr, "  setup %.1f s (fill %.1f s, validation %.1f s), max_rel_err %.2g\n",
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                     fixture->fill_seconds(), fixture->validation_seconds(),
+                     fixture->validation(Family::kDecodeStep).max_rel_err);
+        if (!counter_notice_shown) {
+          counter_notice_shown = true;
+          if (const std::string notice = fixture->counter_notice(); !notice.empty()) {
+            std::fprintf(stderr, "kvbench: counters: %s\n", notice.c_str());
+          }
         }
       } catch (const std::exception& ex) {
         fixture.reset();
         fixture_error = ex.what();
       }
     }
+    if (fixture && reported_invalid.insert(entry_index).second) {
+      try {
+        const Validation& v = fixture->validation(e.family);  // prefill_copy checks here
+        if (!v.valid) {
+          std::fprintf(stderr, "kvbench: VALIDATION FAILED for %s %s: %s\n", family_name(e.family),
+                       configs[e.config].label().c_str(), v.detail.c_str());
+        }
+      } catch (const std::exception& ex) {
+        fixture_error = ex.what();
+        return nullptr;
+      }
+    }
     return fixture.get();
+  }
+
+  // The kernels' cost of one unit, plus the streamed weights when they are timed.
+  Cost cost_of(std::size_t entry_index) const {
+    const Entry& e = entries[entry_index];
+    const DecodeConfig& c = configs[e.config];
+    Cost cost = fixture->cost(e.family);
+    if (settings->time_weights && c.cache_state == CacheState::kWeights) {
+      cost.bytes_read += c.shape.layers * c.weight_bytes_per_layer();
+    }
+    return cost;
   }
 
   void write_row(const benchmark::BenchmarkReporter::Run& run) {
@@ -152,8 +179,7 @@ struct RunState {
     m.gflops = counter("gflops");
     if (decode_type(e.family)) m.tokens_per_s = counter("tokens_per_s");
 
-    const ParallelDecode::Mode mode = mode_of(e.family);
-    const Cost cost = fixture->cost(mode);
+    const Cost cost = cost_of(index);
     const std::int64_t ws = decode_type(e.family) ? c.kv_bytes()
                                                   : cost.bytes_read + cost.bytes_written;
     const std::vector<unsigned>& pus = fixture->pus();
@@ -164,7 +190,7 @@ struct RunState {
         c_it != read_ceiling.end()) {
       ceiling = c_it->second;
     }
-    const Validation& v = fixture->validation();
+    const Validation& v = fixture->validation(e.family);
 
     CsvRow row = metadata_columns(*meta);
     for (auto& cell : config_columns(c, e.family)) row.push_back(std::move(cell));
@@ -177,7 +203,7 @@ struct RunState {
     }
     row.emplace_back("valid", v.valid ? "1" : "0");
     row.emplace_back("max_rel_err", csv_number(v.max_rel_err));
-    append_counters(&row, fixture->counter_readings(mode));
+    append_counters(&row, fixture->counter_readings(e.family));
     writer->write(row);
 
     if (m.aggregate == "median" || (m.aggregate == "none" && !summary.count(index))) {
@@ -199,24 +225,28 @@ void benchmark_body(RunState* state, std::size_t entry_index, benchmark::State& 
     }
     return;
   }
-  const ParallelDecode::Mode mode = mode_of(state->entries[entry_index].family);
+  const Family family = state->entries[entry_index].family;
   double seconds = 0;
+  const bool timed_weights = state->settings->time_weights &&
+                             state->configs[state->entries[entry_index].config].cache_state ==
+                                 CacheState::kWeights;
   for (auto _ : st) {
-    f->prepare_step();  // untimed: manual time covers the step alone
+    if (!timed_weights) f->prepare_step();  // untimed: manual time covers the step alone
     const auto t0 = std::chrono::steady_clock::now();
-    f->run(mode);
+    if (timed_weights) f->prepare_step();
+    f->run(family);
     const auto t1 = std::chrono::steady_clock::now();
     const double s = std::chrono::duration<double>(t1 - t0).count();
     st.SetIterationTime(s);
     seconds += s;
   }
-  const Cost cost = f->cost(mode);
+  const Cost cost = state->cost_of(entry_index);
   const double steps = static_cast<double>(st.iterations());
   if (seconds > 0) {
     st.counters["gbps"] =
         static_cast<double>(cost.bytes_read + cost.bytes_written) * steps / seconds * 1e-9;
     st.counters["gflops"] = static_cast<double>(cost.flops) * steps / seconds * 1e-9;
-    if (decode_type(state->entries[entry_index].family)) {
+    if (decode_type(family)) {
       st.counters["tokens_per_s"] = steps / seconds;
     }
   }
@@ -303,6 +333,38 @@ void measure_ceilings(const Topology& topo, int threads, const std::string& pin,
 
 std::string default_out_path(const RunMetadata& meta) { return "results/" + meta.run_id + ".csv"; }
 
+// A run killed while writing a row leaves a partial last line. Before appending to such a
+// file, the fragment is moved (not deleted) to <path>.partial-<UTC time> and the file is cut
+// back to its last complete row, so appended rows start on a line of their own.
+void set_aside_partial_row(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) throw UsageError("cannot read '" + path + "'");
+  std::string text;
+  char chunk[1 << 16];
+  std::size_t n;
+  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) text.append(chunk, n);
+  std::fclose(f);
+  if (text.empty() || text.back() == '\n') return;
+  const std::size_t keep = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+  if (keep == 0) {
+    throw UsageError("'" + path + "' has no complete line (not a kvbench CSV?); nothing appended");
+  }
+  std::string stamp = utc_timestamp();
+  for (char& c : stamp) {
+    if (c == ':') c = '-';
+  }
+  const std::string aside = path + ".partial-" + stamp;
+  std::FILE* out = std::fopen(aside.c_str(), "wbx");
+  if (out == nullptr ||
+      std::fwrite(text.data() + keep, 1, text.size() - keep, out) != text.size() - keep ||
+      std::fclose(out) != 0) {
+    throw UsageError("cannot save the partial last row of '" + path + "' to " + aside);
+  }
+  fs::resize_file(path, keep);
+  std::fprintf(stderr, "kvbench: %s ended in a partial row (killed run?); moved it to %s\n",
+               path.c_str(), aside.c_str());
+}
+
 }  // namespace
 
 int run_main(const std::vector<std::string>& raw_args) {
@@ -370,8 +432,37 @@ int run_main(const std::vector<std::string>& raw_args) {
     std::fprintf(stderr, "kvbench: skipping %zu invalid configuration(s):%s\n",
                  plan.rejected.size(), list.c_str());
   }
+  if (settings.skip_invalid) {
+    // Too little memory is as impossible as a bad shape: drop those configurations too.
+    std::vector<DecodeConfig> fitting;
+    std::string list;
+    for (const DecodeConfig& c : plan.configs) {
+      const std::int64_t need = config_memory_bytes(c, machine);
+      if (need <= machine.mem_available) {
+        fitting.push_back(c);
+      } else {
+        list += "\n  " + c.label() + ": requires " + std::to_string(need) + " bytes, available " +
+                std::to_string(machine.mem_available);
+      }
+    }
+    if (fitting.size() != plan.configs.size()) {
+      std::fprintf(stderr, "kvbench: skipping %zu configuration(s) that need more memory than "
+                   "is available:%s\n", plan.configs.size() - fitting.size(), list.c_str());
+      plan.configs = std::move(fitting);
+    }
+  }
   if (plan.configs.empty()) throw UsageError("the sweep has no valid configuration");
   check_memory(plan.configs, machine);
+  if (settings.ceilings != CeilingSet::kNone) {
+    // The DRAM ceiling streams max(4 x LLC, 1 GiB) (copy: source and destination).
+    const std::int64_t ws = std::max<std::int64_t>(4 * machine.llc_bytes, std::int64_t{1} << 30);
+    const std::int64_t need = settings.ceilings == CeilingSet::kAll ? 2 * ws : ws;
+    if (need > machine.mem_available) {
+      throw UsageError("the DRAM ceiling needs " + std::to_string(need) + " bytes, available " +
+                       std::to_string(machine.mem_available) +
+                       " bytes (MemAvailable); use --ceilings none");
+    }
+  }
 
   // PUs any configuration will use: the run-level llc_bytes/governor come from them.
   std::set<unsigned> used;
@@ -395,6 +486,9 @@ int run_main(const std::vector<std::string>& raw_args) {
   std::error_code ec;
   const bool exists = fs::exists(out, ec);
   ExistingResults existing;
+  if ((settings.resume || settings.append) && exists && !settings.dry_run) {
+    set_aside_partial_row(out);
+  }
   if (settings.resume && exists) {
     existing = read_existing_results(out, settings.repetitions,
                                      settings.ceilings == CeilingSet::kAll);
@@ -486,7 +580,17 @@ int run_main(const std::vector<std::string>& raw_args) {
         name.c_str(), [sp, i](benchmark::State& st) { benchmark_body(sp, i, st); });
     b->UseManualTime()->Unit(benchmark::kNanosecond);
     if (!user_reps) b->Repetitions(settings.repetitions);
-    if (!user_min_time) b->MinTime(settings.min_time_s);
+    const DecodeConfig& c = state.configs[e.config];
+    if (c.cache_state != CacheState::kWarm) {
+      // Each cold/weights step pays an untimed flush far longer than the step, and min-time
+      // counts timed seconds only: fix the iteration count from a 10 GB/s step estimate
+      // instead, so a repetition takes about min-time of steps (3..20 of them).
+      const double step_s = static_cast<double>(c.kv_bytes()) / 10e9;
+      const double wanted = std::ceil(settings.min_time_s / std::max(step_s, 1e-9));
+      b->Iterations(static_cast<benchmark::IterationCount>(std::clamp(wanted, 3.0, 20.0)));
+    } else if (!user_min_time) {
+      b->MinTime(settings.min_time_s);
+    }
   }
   state.progress = std::make_unique<Progress>(static_cast<int>(state.entries.size()));
 

@@ -12,6 +12,7 @@ const char* family_name(Family f) noexcept {
     case Family::kDecodeStep: return "decode_step";
     case Family::kAttention: return "attention";
     case Family::kAppend: return "append";
+    case Family::kPrefillCopy: return "prefill_copy";
   }
   return "?";
 }
@@ -25,7 +26,7 @@ po::options_description run_options() {
       ("cache-state", po::value<std::string>()->default_value("warm"),
        "warm, cold (LLC flushed between steps), weights (layer weights streamed between steps)")
       ("benchmarks", po::value<std::string>()->default_value("decode_step"),
-       "decode_step, attention, append")
+       "decode_step, attention, append, prefill_copy (bulk write of all context tokens)")
       ("ceilings", po::value<std::string>()->default_value("all"),
        "all, read or none: hardware ceilings measured first");
   po::options_description run("Run");
@@ -43,12 +44,18 @@ po::options_description run_options() {
       ("dry-run", po::value<bool>()->default_value(false)->implicit_value(true),
        "validate and list the configurations, run nothing")
       ("repetitions", po::value<std::string>()->default_value("3"), "repetitions per benchmark")
-      ("min-time", po::value<double>()->default_value(0.1), "minimum seconds per repetition")
+      ("min-time", po::value<double>()->default_value(0.1, "0.1"), "minimum seconds per repetition")
       ("placement", po::value<std::string>()->default_value("first_touch"),
        "first_touch, bind:<node> or interleave")
       ("counters", po::value<std::string>(), "PAPI events to read besides kvbench's SDE events")
       ("validate-layers", po::value<std::string>()->default_value("3"),
-       "layers checked against the double reference per configuration");
+       "layers checked against the double reference per configuration")
+      ("time-weights", po::value<bool>()->default_value(false)->implicit_value(true),
+       "cache-state weights: include the weight streaming in the timed step (its bytes are "
+       "added to bytes_read)")
+      ("inject-fault", po::value<bool>()->default_value(false)->implicit_value(true),
+       "self-test of the in-run validation: perturb one fast output so every configuration "
+       "must fail validation (rows valid=0, exit status 1)");
   po::options_description all;
   all.add(run).add(shape_options()).add(sweep);
   return all;
@@ -67,7 +74,8 @@ RunSettings run_settings_from(const po::variables_map& vm,
   s.families.clear();
   for (const std::string& name : split_list(vm["benchmarks"].as<std::string>(), "benchmarks")) {
     bool found = false;
-    for (Family f : {Family::kDecodeStep, Family::kAttention, Family::kAppend}) {
+    for (Family f : {Family::kDecodeStep, Family::kAttention, Family::kAppend,
+                     Family::kPrefillCopy}) {
       if (name == family_name(f)) {
         s.families.push_back(f);
         found = true;
@@ -75,7 +83,8 @@ RunSettings run_settings_from(const po::variables_map& vm,
     }
     if (!found) {
       throw UsageError("bad value '" + name +
-                       "' for --benchmarks: expected decode_step, attention or append");
+                       "' for --benchmarks: expected decode_step, attention, append or "
+                       "prefill_copy");
     }
   }
   const std::string ceilings = vm["ceilings"].as<std::string>();
@@ -107,6 +116,8 @@ RunSettings run_settings_from(const po::variables_map& vm,
   if (vm.count("counters")) s.counters = split_list(vm["counters"].as<std::string>(), "counters");
   s.validate_layers =
       static_cast<int>(parse_positive(vm["validate-layers"].as<std::string>(), "validate-layers"));
+  s.inject_fault = vm["inject-fault"].as<bool>();
+  s.time_weights = vm["time-weights"].as<bool>();
   s.benchmark_flags = std::move(benchmark_flags);
   // --benchmark_repetitions given explicitly wins over --repetitions (Google Benchmark's flag).
   for (const std::string& flag : s.benchmark_flags) {

@@ -8,8 +8,9 @@
 
 namespace kvb {
 
-enum class Family { kDecodeStep, kAttention, kAppend };
-const char* family_name(Family f) noexcept;  // CSV `benchmark`: decode_step, attention, append
+enum class Family { kDecodeStep, kAttention, kAppend, kPrefillCopy };
+// CSV `benchmark`: decode_step, attention, append, prefill_copy.
+const char* family_name(Family f) noexcept;
 
 enum class CeilingSet { kNone, kRead, kAll };
 
@@ -27,6 +28,8 @@ struct RunSettings {
   std::string placement = "first_touch";
   std::vector<std::string> counters;  // PAPI events besides kvbench's SDE events
   int validate_layers = 3;            // layers checked against the double reference
+  bool time_weights = false;          // cache-state weights: time the weight streaming too
+  bool inject_fault = false;          // self-test: perturb the fast output before validation
   std::vector<std::string> benchmark_flags;  // --benchmark_* passed through to Google Benchmark
 };
 

@@ -78,10 +78,11 @@ int size_main(const std::vector<std::string>& args) {
                  "bytes_per_token,bytes_per_layer,total_bytes,mha_total_bytes,gqa_saving_pct,"
                  "users,users_total_bytes,fits_llc,fits_ram\n";
   } else {
-    std::printf("%-14s %6s %5s %6s %4s %8s %6s %10s %12s %12s %7s %12s %4s %4s\n", "model",
-                "layers", "q/kv", "ctx", "W", "dtype", "", "B/token", "per layer", "total",
+    std::printf("%-14s %6s %6s %7s %5s %5s %11s %11s %11s %7s %11s %4s %4s\n", "model",
+                "layers", "q/kv", "ctx", "W", "dtype", "B/token", "per layer", "total",
                 "GQA sv", "x users", "LLC", "RAM");
   }
+  bool beyond_max = false;
   for (const std::string& model : models) {
     po::variables_map vm;
     parse_layered(args, desc, &vm, model);
@@ -126,9 +127,14 @@ int size_main(const std::vector<std::string>& args) {
                     r.fits_ram ? 1 : 0);
       } else {
         const std::string heads = std::to_string(q_heads) + "/" + std::to_string(kv_heads);
-        std::printf("%-14s %6lld %5s %6lld %4s %8s %6s %10s %12s %12s %6.1f%% %12s %4s %4s\n",
-                    model.c_str(), (long long)layers, heads.c_str(), (long long)context,
-                    window.c_str(), dtype_name(dtype), "", human_bytes(r.bytes_per_token).c_str(),
+        std::string ctx = std::to_string(context);
+        if (spec.max_context > 0 && context > spec.max_context) {
+          ctx += "*";
+          beyond_max = true;
+        }
+        std::printf("%-14s %6lld %6s %7s %5s %5s %11s %11s %11s %6.1f%% %11s %4s %4s\n",
+                    model.c_str(), (long long)layers, heads.c_str(), ctx.c_str(),
+                    window.c_str(), dtype_name(dtype), human_bytes(r.bytes_per_token).c_str(),
                     human_bytes(r.bytes_per_layer).c_str(), human_bytes(r.total_bytes).c_str(),
                     r.gqa_saving_pct, human_bytes(r.users_total_bytes).c_str(),
                     r.fits_llc ? "yes" : "no", r.fits_ram ? "yes" : "no");
@@ -137,6 +143,7 @@ int size_main(const std::vector<std::string>& args) {
   }
   std::fflush(stdout);
   if (format == "table") {
+    if (beyond_max) std::printf("* context beyond the model's max-context\n");
     std::printf("\nLLC %s, MemAvailable %s (this machine); users = %lld%s\n",
                 human_bytes(machine.llc_bytes).c_str(), human_bytes(machine.mem_available).c_str(),
                 (long long)users, block > 0 ? (", block " + std::to_string(block)).c_str() : "");

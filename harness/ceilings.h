@@ -20,8 +20,9 @@ struct WorkingSet {
   std::string level;        // "L1", "L2", "L3", "DRAM"
   std::int64_t bytes = 0;   // total over all threads
 };
-// Per level: half of the per-thread private cache (x threads) for L1/L2, half of the shared
-// LLC the PUs touch for L3, and max(4 x LLC, 1 GiB) for DRAM. Levels hwloc lacks are skipped.
+// Per cache level: half the capacity of that level's instances the pool's PUs touch (private
+// L1/L2: x threads; shared L3: the LLC once), and max(4 x LLC, 1 GiB) for DRAM. Levels hwloc
+// lacks are skipped. Sizes are totals, split evenly over the workers.
 std::vector<WorkingSet> ceiling_working_sets(const Topology& topo, const std::vector<unsigned>& pus,
                                             int threads);
 

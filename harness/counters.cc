@@ -63,6 +63,33 @@ const char* counter_status_name(CounterStatus s) {
   return "unsupported";
 }
 
+std::string counter_capabilities() {
+  papi_init_once();
+  std::string out = "PAPI " + std::to_string(PAPI_VERSION_MAJOR(PAPI_VERSION)) + "." +
+                    std::to_string(PAPI_VERSION_MINOR(PAPI_VERSION)) + ", perf_event_paranoid " + paranoid_level() + "\n";
+  const int n = PAPI_num_components();
+  for (int c = 0; c < n; ++c) {
+    const PAPI_component_info_t* info = PAPI_get_component_info(c);
+    if (!info) continue;
+    out += "  component " + std::string(info->name) + ": ";
+    if (info->disabled)
+      out += std::string("disabled (") + info->disabled_reason + ")\n";
+    else
+      out += std::to_string(info->num_cntrs) + " counters, " + std::to_string(info->num_preset_events) + " presets, " +
+             std::to_string(info->num_native_events) + " native events\n";
+  }
+  // Listing counters is not counting: try one, the way a run would.
+  CounterSet probe({"PAPI_TOT_CYC"}, 1);
+  probe.start(0);
+  probe.stop(0);
+  const CounterReading r = probe.readings(1)[0];
+  out += "  PAPI_TOT_CYC: " + std::string(counter_status_name(r.status)) + (r.reason.empty() ? "" : " (" + r.reason + ")") + "\n";
+  const std::string note = probe.notice();
+  probe.detach(0);
+  if (!note.empty()) out += "  " + note + "\n";
+  return out;
+}
+
 std::vector<std::string> sde_counter_names() {
   std::vector<std::string> v;
   for (int i = 0; i < static_cast<int>(SdeEvent::kCount); ++i)

@@ -31,7 +31,8 @@ class CounterSet {
   CounterSet(const CounterSet&) = delete;
   CounterSet& operator=(const CounterSet&) = delete;
 
-  // Called by each worker thread, once, on that thread: builds its event set.
+  // Called by each worker thread, once, on that thread: builds its event sets. start() does it
+  // lazily, but call attach_all() before timing so set-up is not in the measured region.
   void attach(int worker);
   // Called by each worker on its thread around the measured region; stop() accumulates.
   void start(int worker);
@@ -54,6 +55,10 @@ class CounterSet {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// What the counters can do here (for `kvbench topo`): each PAPI component, enabled or why not,
+// its counters and events, whether PAPI_TOT_CYC can actually count, and perf_event_paranoid.
+std::string counter_capabilities();
 
 // Names every kvbench SDE event (sde:::kvbench::...), handy as a default selection.
 std::vector<std::string> sde_counter_names();

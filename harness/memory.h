@@ -28,8 +28,8 @@ const char* thp_state_name(ThpState s);  // "yes", "no", "unknown"
 class Buffer {
  public:
   Buffer() = default;
-  // Reserves `bytes` (rounded up to pages) via hwloc_alloc/hwloc_alloc_membind, asks for huge
-  // pages (madvise MADV_HUGEPAGE). Pages are not touched: with first_touch the first writer
+  // Reserves `bytes` via hwloc_alloc/hwloc_alloc_membind, starting on a 2 MiB boundary so
+  // huge pages can back all of it, and asks for them (madvise MADV_HUGEPAGE). Pages are not touched: with first_touch the first writer
   // places them. Throws HarnessError (naming the size) if memory cannot be had.
   Buffer(const Topology& topo, std::size_t bytes, const Placement& placement);
   ~Buffer();

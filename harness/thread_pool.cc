@@ -22,18 +22,21 @@ inline void cpu_relax() noexcept {
 #endif
 }
 
-// Spin first (a decode step has a barrier per layer, microseconds apart), then sleep on a
-// futex (std::atomic::wait) so idle workers do not steal the PUs of other programs.
-constexpr int kSpinIterations = 1 << 14;
+// Spin first (a decode step has a barrier per layer, tens of microseconds apart), then sleep
+// on a futex (std::atomic::wait) so idle or oversubscribed workers give their PU away. The
+// spin is bounded in time, not iterations: PAUSE costs 10 to 140 cycles depending on the CPU.
+constexpr auto kSpinTime = std::chrono::microseconds(50);
 
 // Waits until `word` differs from `old`. `sleepers` lets the waker skip the futex syscall
 // when nobody sleeps (seq_cst on both sides: either the waker sees the sleeper or the
 // sleeper sees the new value).
 void wait_change(const std::atomic<std::uint32_t>& word, std::uint32_t old,
                  std::atomic<int>& sleepers) noexcept {
-  for (int i = 0; i < kSpinIterations; ++i) {
+  const auto deadline = std::chrono::steady_clock::now() + kSpinTime;
+  for (int i = 1;; ++i) {
     if (word.load(std::memory_order_acquire) != old) return;
     cpu_relax();
+    if (i % 64 == 0 && std::chrono::steady_clock::now() > deadline) break;
   }
   sleepers.fetch_add(1, std::memory_order_seq_cst);
   while (word.load(std::memory_order_seq_cst) == old) word.wait(old, std::memory_order_seq_cst);

@@ -4,8 +4,12 @@
 // dot products (each K chunk is decoded once per block of heads, several rows in flight); (2) one
 // vectorised exp over the tile's scores and one online-softmax rescale per tile; (3) the V rows of
 // the tile accumulated into the group's accumulators, register-blocked over heads and dims.
-// fp16/bf16/int8 rows are decoded in registers (PromoteTo / ConvertTo); int8 row scales are folded
-// into the scores (K) and the probabilities (V) so the decode is a plain widening convert.
+// fp16/bf16/int8 rows are decoded in registers (PromoteTo / ConvertTo); row scales (int8, fp8,
+// int4) are folded into the scores (K) and the probabilities (V) so the decode is a plain
+// widening convert. fp8 e5m2 is the top byte of an fp16, so it decodes with the hardware fp16
+// converter; e4m3 becomes the fp16 of value * 2^-8 with two integer ops (subnormals included,
+// exact); int4 nibbles are moved to the top of bytes (16 * q) and widened. The constant factors
+// (2^8, 1/16) are folded into the row scales with the others (kernel "decode units" below).
 
 #include "kernels/attention.h"
 
@@ -32,7 +36,7 @@ namespace kvb::detail {
 struct PartialArgs {
   const void* k;        // K row of position t0
   const void* v;        // V row of position t0
-  const float* kscale;  // int8: scale of K row t0, else null
+  const float* kscale;  // int8/fp8/int4: scale of K row t0, else null
   const float* vscale;
   std::int64_t stride;  // elements between consecutive positions
   std::int64_t rows;    // t1 - t0
@@ -56,6 +60,17 @@ inline constexpr std::int64_t kTile = 16;  // positions per softmax tile
 // position-major layout (rows kv_heads * row_bytes apart) it stops at page boundaries.
 inline constexpr std::int64_t kPrefetchTiles = 2;
 
+// Element types of the low-precision rows, so the kernel templates can tell them apart.
+struct Fp8E4M3 { std::uint8_t bits; };
+struct Fp8E5M2 { std::uint8_t bits; };
+// Pointer to element `elem` of packed int4 data (two elements per byte, even one low). Pointer
+// arithmetic counts elements, like the raw pointers of the other dtypes.
+struct Int4Ptr {
+  const std::uint8_t* base;
+  std::int64_t elem;
+  Int4Ptr operator+(std::int64_t n) const { return {base, elem + n}; }
+};
+
 }  // namespace kvb::detail
 #endif  // KVBENCH_KERNELS_ATTENTION_DETAIL_
 
@@ -67,6 +82,9 @@ using detail::kMaxHeadsPerPass;
 using detail::kTile;
 using detail::kPrefetchTiles;
 using detail::PartialArgs;
+using detail::Fp8E4M3;
+using detail::Fp8E5M2;
+using detail::Int4Ptr;
 
 // --- Row element access: vector chunk of Lanes(df) elements decoded to fp32, and scalar tail.
 template <class D>
@@ -85,6 +103,55 @@ HWY_INLINE hn::Vec<D> LoadChunk(D df, const std::int8_t* p) {
   return hn::ConvertTo(df, hn::PromoteTo(di32, hn::LoadU(hn::Rebind<std::int8_t, D>(), p)));
 }
 
+// e5m2 S.EEEEE.MM is exactly the high byte of an fp16.
+template <class D>
+HWY_INLINE hn::Vec<D> LoadChunk(D df, const Fp8E5M2* p) {
+  const hn::Rebind<std::uint8_t, D> d8;
+  const hn::Rebind<std::uint16_t, D> d16;
+  const auto h = hn::ShiftLeft<8>(hn::PromoteTo(d16, hn::LoadU(d8, &p->bits)));
+  return hn::PromoteTo(df, hn::BitCast(hn::Rebind<hwy::float16_t, D>(), h));
+}
+// e4m3 S.EEEE.MMM sign-extended to 16 bits and shifted left 7 is S.S.EEEE.MMM.0000000; clearing
+// bit 14 gives the fp16 S.0EEEE.MMM0000000, whose value is the e4m3 value * 2^-8 (same bias
+// difference for normals and subnormals). The NaN code S.1111.111 would read as +-1.875 (480,
+// not a finite e4m3 value), so that one value is mapped back to NaN.
+template <class D>
+HWY_INLINE hn::Vec<D> LoadChunk(D df, const Fp8E4M3* p) {
+  const hn::Rebind<std::int8_t, D> d8;
+  const hn::Rebind<std::int16_t, D> d16;
+  const auto h = hn::And(hn::ShiftLeft<7>(hn::PromoteTo(d16, hn::LoadU(d8, reinterpret_cast<const std::int8_t*>(&p->bits)))),
+                         hn::Set(d16, static_cast<std::int16_t>(0xBFFF)));
+  const auto f = hn::PromoteTo(df, hn::BitCast(hn::Rebind<hwy::float16_t, D>(), h));
+  return hn::IfThenElse(hn::Eq(hn::Abs(f), hn::Set(df, 1.875f)),
+                        hn::Set(df, std::numeric_limits<float>::quiet_NaN()), f);
+}
+// int4: Lanes(df) / 2 bytes HHHHLLLL -> 16-bit HHHH0000.LLLL0000, i.e. bytes holding 16 * q as
+// int8 in element order; widened and converted. Chunks start at even elements.
+template <class D>
+HWY_INLINE hn::Vec<D> LoadChunk(D df, Int4Ptr p) {
+  if constexpr (hn::MaxLanes(D()) >= 2) {
+    const hn::Half<D> dh;
+    const hn::Rebind<std::uint8_t, decltype(dh)> d8h;
+    const hn::Rebind<std::uint16_t, decltype(dh)> d16h;
+    const hn::Repartition<std::int8_t, decltype(d16h)> d8;
+    const hn::Rebind<std::int32_t, D> di32;
+    const auto w = hn::PromoteTo(d16h, hn::LoadU(d8h, p.base + (p.elem >> 1)));
+    const auto nibbles = hn::And(hn::Or(hn::ShiftLeft<4>(w), hn::ShiftLeft<8>(w)),
+                                 hn::Set(d16h, std::uint16_t{0xF0F0}));
+    return hn::ConvertTo(df, hn::PromoteTo(di32, hn::BitCast(d8, nibbles)));
+  } else {
+    return hn::Set(df, 16.0f * static_cast<float>(int4_element(p.base, p.elem)));
+  }
+}
+
+// Decode units: what one unit of a chunk from LoadChunk is worth (folded into the row scales).
+template <typename P>
+constexpr float kDecodeUnit = 1.0f;
+template <>
+constexpr float kDecodeUnit<const Fp8E4M3*> = 256.0f;
+template <>
+constexpr float kDecodeUnit<Int4Ptr> = 1.0f / 16.0f;
+
 HWY_INLINE float LoadScalar(const float* p) { return *p; }
 HWY_INLINE float LoadScalar(const hwy::float16_t* p) {
   std::uint16_t bits;
@@ -97,6 +164,20 @@ HWY_INLINE float LoadScalar(const hwy::bfloat16_t* p) {
   return bf16_to_f32(bits);
 }
 HWY_INLINE float LoadScalar(const std::int8_t* p) { return static_cast<float>(*p); }
+// Same decode units as LoadChunk.
+HWY_INLINE float LoadScalar(const Fp8E4M3* p) { return fp8_e4m3_to_f32(p->bits) * (1.0f / 256.0f); }
+HWY_INLINE float LoadScalar(const Fp8E5M2* p) { return fp8_e5m2_to_f32(p->bits); }
+HWY_INLINE float LoadScalar(Int4Ptr p) { return 16.0f * static_cast<float>(int4_element(p.base, p.elem)); }
+
+// Byte address of a row pointer (prefetch).
+template <typename T>
+HWY_INLINE const char* BytePtr(const T* p) { return reinterpret_cast<const char*>(p); }
+HWY_INLINE const char* BytePtr(Int4Ptr p) { return reinterpret_cast<const char*>(p.base + (p.elem >> 1)); }
+
+template <typename P>
+HWY_INLINE P RowPtr(const void* p) { return static_cast<P>(p); }
+template <>
+HWY_INLINE Int4Ptr RowPtr<Int4Ptr>(const void* p) { return {static_cast<const std::uint8_t*>(p), 0}; }
 
 // Register blocking. 512-bit targets have 32 vector registers, narrower ones 16.
 constexpr int kHeadsBlock = HWY_MAX_BYTES >= 64 ? 4 : 2;
@@ -135,8 +216,8 @@ HWY_INLINE hn::Vec<hn::Full128<float>> Sum4(D d, V a0, V a1, V a2, V a3) {
 #endif
 
 // Scores for R rows x H heads: s[h][r] = scale * rowscale * (q_h . k_r).
-template <int R, int H, class D, typename TS>
-HWY_INLINE void ScoreBlock(D df, const TS* k, std::int64_t stride, std::int32_t d,
+template <int R, int H, class D, typename P>
+HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
                            const float* q, float* s_rows /* [H][kTile] */, float scale,
                            const float* kscale) {
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
@@ -176,8 +257,8 @@ HWY_INLINE void ScoreBlock(D df, const TS* k, std::int64_t stride, std::int32_t 
 }
 
 // acc_h += sum_r p[h][r] * v_r for H heads over C chunks of N dims starting at dim j0.
-template <int H, int C, class D, typename TS>
-HWY_INLINE void AccumulateBlock(D df, const TS* v, std::int64_t stride, std::int64_t rows,
+template <int H, int C, class D, typename P>
+HWY_INLINE void AccumulateBlock(D df, P v, std::int64_t stride, std::int64_t rows,
                                 std::int32_t d, std::int64_t j0, const float* p /* [H][kTile] */,
                                 float* acc) {
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
@@ -187,7 +268,7 @@ HWY_INLINE void AccumulateBlock(D df, const TS* v, std::int64_t stride, std::int
   for (std::int64_t r = 0; r < rows; ++r) {
     hn::Vec<D> pv[H];
     for (int h = 0; h < H; ++h) pv[h] = hn::Set(df, p[h * kTile + r]);
-    const TS* row = v + r * stride + j0;
+    const P row = v + r * stride + j0;
     for (int c = 0; c < C; ++c) {
       const hn::Vec<D> vv = LoadChunk(df, row + c * N);
       for (int h = 0; h < H; ++h) a[h * C + c] = hn::MulAdd(vv, pv[h], a[h * C + c]);
@@ -197,8 +278,8 @@ HWY_INLINE void AccumulateBlock(D df, const TS* v, std::int64_t stride, std::int
     for (int c = 0; c < C; ++c) hn::StoreU(a[h * C + c], df, acc + h * d + j0 + c * N);
 }
 
-template <int H, class D, typename TS>
-HWY_INLINE void ScoreHeads(D df, const TS* k, std::int64_t stride, std::int64_t rows,
+template <int H, class D, typename P>
+HWY_INLINE void ScoreHeads(D df, P k, std::int64_t stride, std::int64_t rows,
                            std::int32_t d, const float* q, float* s, float scale,
                            const float* kscale) {
   std::int64_t r = 0;
@@ -209,8 +290,8 @@ HWY_INLINE void ScoreHeads(D df, const TS* k, std::int64_t stride, std::int64_t 
     ScoreBlock<1, H>(df, k + r * stride, stride, d, q, s + r, scale, kscale ? kscale + r : nullptr);
 }
 
-template <int H, class D, typename TS>
-HWY_INLINE void AccumulateHeads(D df, const TS* v, std::int64_t stride, std::int64_t rows,
+template <int H, class D, typename P>
+HWY_INLINE void AccumulateHeads(D df, P v, std::int64_t stride, std::int64_t rows,
                                 std::int32_t d, const float* p, float* acc) {
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   const std::int64_t full = d / N * N;
@@ -227,7 +308,8 @@ HWY_INLINE void AccumulateHeads(D df, const TS* v, std::int64_t stride, std::int
   }
 }
 
-template <typename TS>
+// P: pointer to the row elements (const T* for byte-addressable dtypes, Int4Ptr for int4).
+template <typename P>
 void PartialTyped(const PartialArgs& a) {
   const hn::ScalableTag<float> df;
   // Softmax over a tile uses at most kTile lanes so the score rows divide evenly.
@@ -235,8 +317,9 @@ void PartialTyped(const PartialArgs& a) {
   const std::int64_t NT = static_cast<std::int64_t>(hn::Lanes(dt));
   const std::int32_t d = a.head_dim;
   const std::int32_t G = a.heads;
-  const TS* k = static_cast<const TS*>(a.k);
-  const TS* v = static_cast<const TS*>(a.v);
+  const P k = RowPtr<P>(a.k);
+  const P v = RowPtr<P>(a.v);
+  const float score_scale = a.scale * kDecodeUnit<P>;
   constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
   for (std::int32_t g = 0; g < G; ++g) {
@@ -248,15 +331,15 @@ void PartialTyped(const PartialArgs& a) {
   HWY_ALIGN float s[kMaxHeadsPerPass * kTile];  // scores, then probabilities, [head][row]
   for (std::int64_t t = 0; t < a.rows; t += kTile) {
     const std::int64_t rows = std::min(kTile, a.rows - t);
-    const TS* kt = k + t * a.stride;
-    const TS* vt = v + t * a.stride;
+    const P kt = k + t * a.stride;
+    const P vt = v + t * a.stride;
     {  // software prefetch of the rows kPrefetchTiles tiles ahead
       const std::int64_t pt = t + kPrefetchTiles * kTile;
       const std::int64_t pend = std::min(a.rows, pt + kTile);
-      const std::int64_t row_bytes = std::int64_t{d} * static_cast<std::int64_t>(sizeof(TS));
+      const std::int64_t row_bytes = dtype_row_bytes(a.dtype, d);
       for (std::int64_t r = pt; r < pend; ++r) {
-        const char* kr = reinterpret_cast<const char*>(k + r * a.stride);
-        const char* vr = reinterpret_cast<const char*>(v + r * a.stride);
+        const char* kr = BytePtr(k + r * a.stride);
+        const char* vr = BytePtr(v + r * a.stride);
         for (std::int64_t b = 0; b < row_bytes; b += 64) {
           hwy::Prefetch(kr + b);
           hwy::Prefetch(vr + b);
@@ -268,12 +351,12 @@ void PartialTyped(const PartialArgs& a) {
     std::int32_t g = 0;
     for (; g + kHeadsBlock <= G; g += kHeadsBlock)
       ScoreHeads<kHeadsBlock>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kTile,
-                              a.scale, kscale);
+                              score_scale, kscale);
     for (; g + 2 <= G; g += 2)
-      ScoreHeads<2>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kTile, a.scale,
+      ScoreHeads<2>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kTile, score_scale,
                     kscale);
     for (; g < G; ++g)
-      ScoreHeads<1>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kTile, a.scale,
+      ScoreHeads<1>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kTile, score_scale,
                     kscale);
 
     // Online softmax, once per tile and head.
@@ -303,7 +386,7 @@ void PartialTyped(const PartialArgs& a) {
       }
       a.sum[g] += hn::GetLane(hn::SumOfLanes(dt, vsum));
       if (a.vscale != nullptr)
-        for (std::int64_t r = 0; r < rows; ++r) sg[r] *= a.vscale[t + r];
+        for (std::int64_t r = 0; r < rows; ++r) sg[r] *= a.vscale[t + r] * kDecodeUnit<P>;
     }
 
     g = 0;
@@ -319,10 +402,13 @@ void PartialTyped(const PartialArgs& a) {
 
 void Partial(const PartialArgs& a) {
   switch (a.dtype) {
-    case DType::kF32: return PartialTyped<float>(a);
-    case DType::kF16: return PartialTyped<hwy::float16_t>(a);
-    case DType::kBF16: return PartialTyped<hwy::bfloat16_t>(a);
-    case DType::kI8: return PartialTyped<std::int8_t>(a);
+    case DType::kF32: return PartialTyped<const float*>(a);
+    case DType::kF16: return PartialTyped<const hwy::float16_t*>(a);
+    case DType::kBF16: return PartialTyped<const hwy::bfloat16_t*>(a);
+    case DType::kI8: return PartialTyped<const std::int8_t*>(a);
+    case DType::kF8E4M3: return PartialTyped<const Fp8E4M3*>(a);
+    case DType::kF8E5M2: return PartialTyped<const Fp8E5M2*>(a);
+    case DType::kI4: return PartialTyped<Int4Ptr>(a);
   }
 }
 

@@ -28,7 +28,7 @@ AttentionPartial attention_partial_from(float* storage, const CacheShape& shape)
 // register-blocked V accumulation; rows are software-prefetched two tiles ahead.
 // q points at the G query vectors of this group ([G][head_dim], i.e. q + kv_head*G*head_dim of
 // the full query). An empty range (t0 == t1) yields max=-inf, sum=0, acc=0.
-// Errors: kNullArgument (cache, data, q, out, or int8 scales), kOutOfRange (layer, kv_head,
+// Errors: kNullArgument (cache, data, q, out, or the row scales of int8/fp8/int4), kOutOfRange (layer, kv_head,
 // t0 < 0, t0 > t1, t1 > capacity).
 Status attention_partial(const CacheView& cache, std::int32_t layer, std::int32_t kv_head,
                          std::int64_t t0, std::int64_t t1, const float* q, float scale,

@@ -22,7 +22,7 @@ Status decode_attention_scalar(const CacheView& cache, std::int32_t layer, std::
   const std::int32_t d = s.head_dim;
   const bool scaled = dtype_has_row_scale(s.dtype);
   const auto* base = static_cast<const unsigned char*>(cache.data);
-  const std::int64_t row_step = geo.position_stride() * static_cast<std::int64_t>(dtype_bytes(s.dtype));
+  const std::int64_t row_step = geo.position_stride_bytes();
 
   for (std::int32_t h = 0; h < s.q_heads; ++h) {
     const std::int32_t kvh = h / G;

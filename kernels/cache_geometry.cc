@@ -27,7 +27,7 @@ bool parse_layout(const char* name, Layout* out) noexcept {
 
 std::int64_t kv_cache_bytes(std::int64_t layers, std::int64_t kv_heads, std::int64_t context,
                             std::int64_t head_dim, DType dtype) noexcept {
-  return 2 * layers * kv_heads * context * head_dim * static_cast<std::int64_t>(dtype_bytes(dtype));
+  return 2 * layers * kv_heads * context * dtype_row_bytes(dtype, head_dim);
 }
 
 Status CacheGeometry::create(const CacheShape& s, CacheGeometry* out) noexcept {
@@ -35,18 +35,21 @@ Status CacheGeometry::create(const CacheShape& s, CacheGeometry* out) noexcept {
   if (s.layers <= 0 || s.q_heads <= 0 || s.kv_heads <= 0 || s.head_dim <= 0 || s.capacity <= 0)
     return Status::kInvalidShape;
   if (s.q_heads % s.kv_heads != 0) return Status::kInvalidShape;
-  const std::int64_t elem = static_cast<std::int64_t>(dtype_bytes(s.dtype));
-  if (elem == 0) return Status::kUnsupported;
+  const std::int64_t bits = dtype_bits(s.dtype);
+  if (bits == 0) return Status::kUnsupported;
   if (s.layout != Layout::kHeadMajor && s.layout != Layout::kPositionMajor)
     return Status::kUnsupported;
+  // Sub-byte dtypes: every row must start on a byte boundary.
+  if (s.head_dim * bits % 8 != 0) return Status::kInvalidShape;
 
   std::int64_t row = s.head_dim;
   if (s.pad_rows) {
-    const std::int64_t bytes = (row * elem + kRowAlignBytes - 1) / kRowAlignBytes * kRowAlignBytes;
-    row = bytes / elem;
+    const std::int64_t bytes = (dtype_row_bytes(s.dtype, row) + kRowAlignBytes - 1) /
+                               kRowAlignBytes * kRowAlignBytes;
+    row = bytes * 8 / bits;
   }
   // Check the total size step by step so no intermediate product overflows.
-  std::int64_t total = row * elem;
+  std::int64_t total = dtype_row_bytes(s.dtype, row);
   for (std::int64_t factor : {std::int64_t{s.kv_heads}, s.capacity, std::int64_t{2},
                               std::int64_t{s.layers}}) {
     if (total > kMaxBytes / factor) return Status::kInvalidShape;
@@ -69,7 +72,11 @@ Status CacheGeometry::create(const CacheShape& s, CacheGeometry* out) noexcept {
 }
 
 std::int64_t CacheGeometry::row_bytes() const noexcept {
-  return row_elems_ * static_cast<std::int64_t>(dtype_bytes(shape_.dtype));
+  return dtype_row_bytes(shape_.dtype, row_elems_);
+}
+
+std::int64_t CacheGeometry::position_stride_bytes() const noexcept {
+  return position_stride_ * dtype_bits(shape_.dtype) / 8;
 }
 
 std::int64_t CacheGeometry::element_offset(std::int32_t layer, KV kv, std::int32_t kv_head,
@@ -80,8 +87,7 @@ std::int64_t CacheGeometry::element_offset(std::int32_t layer, KV kv, std::int32
 
 std::int64_t CacheGeometry::byte_offset(std::int32_t layer, KV kv, std::int32_t kv_head,
                                         std::int64_t position, std::int32_t dim) const noexcept {
-  return element_offset(layer, kv, kv_head, position, dim) *
-         static_cast<std::int64_t>(dtype_bytes(shape_.dtype));
+  return element_offset(layer, kv, kv_head, position, dim) * dtype_bits(shape_.dtype) / 8;
 }
 
 std::int64_t CacheGeometry::scale_index(std::int32_t layer, KV kv, std::int32_t kv_head,
@@ -91,8 +97,7 @@ std::int64_t CacheGeometry::scale_index(std::int32_t layer, KV kv, std::int32_t 
 }
 
 std::int64_t CacheGeometry::data_bytes() const noexcept {
-  return std::int64_t{shape_.layers} * 2 * kv_block_elems_ *
-         static_cast<std::int64_t>(dtype_bytes(shape_.dtype));
+  return std::int64_t{shape_.layers} * 2 * dtype_row_bytes(shape_.dtype, kv_block_elems_);
 }
 
 std::int64_t CacheGeometry::scale_bytes() const noexcept {
@@ -102,11 +107,11 @@ std::int64_t CacheGeometry::scale_bytes() const noexcept {
 }
 
 std::int64_t CacheGeometry::layer_data_bytes() const noexcept {
-  return 2 * kv_block_elems_ * static_cast<std::int64_t>(dtype_bytes(shape_.dtype));
+  return 2 * dtype_row_bytes(shape_.dtype, kv_block_elems_);
 }
 
 std::int64_t CacheGeometry::kv_bytes_per_layer(std::int64_t context) const noexcept {
-  std::int64_t row = std::int64_t{shape_.head_dim} * static_cast<std::int64_t>(dtype_bytes(shape_.dtype));
+  std::int64_t row = dtype_row_bytes(shape_.dtype, shape_.head_dim);
   if (dtype_has_row_scale(shape_.dtype)) row += static_cast<std::int64_t>(sizeof(float));
   return 2 * std::int64_t{shape_.kv_heads} * context * row;
 }

@@ -1,5 +1,5 @@
 // KV-cache writes: every way decode and prefill put rows into the cache, encoding fp32 input
-// to the cache dtype (int8 also writes the row scale).
+// to the cache dtype (int8, fp8 and int4 also write the row scale).
 #pragma once
 #include <cstdint>
 

@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cmath>
+#include <limits>
 
 namespace kvb {
 
@@ -71,6 +72,93 @@ void encode_int8_row(const float* x, std::int32_t n, float scale, std::int8_t* o
     q = std::fmin(127.0f, std::fmax(-127.0f, q));
     out[i] = static_cast<std::int8_t>(q);
   }
+}
+
+namespace {
+
+float max_abs(const float* x, std::int32_t n) noexcept {
+  float m = 0.0f;
+  for (std::int32_t i = 0; i < n; ++i) m = std::fmax(m, std::fabs(x[i]));
+  return m;
+}
+
+// One FP8 format: M mantissa bits, exponent bias, largest finite magnitude code.
+struct Fp8Format {
+  int mant_bits;
+  int bias;
+  int max_code;
+  int exp_all_ones;  // biased exponent of E5M2 inf/NaN; 0 (unused) for E4M3
+};
+constexpr Fp8Format kE4M3{3, 7, 0x7E, 0};
+constexpr Fp8Format kE5M2{2, 15, 0x7B, 31};
+
+std::uint8_t encode_fp8(float f, const Fp8Format& fmt, std::uint8_t nan_code,
+                        std::uint8_t inf_code) noexcept {
+  const auto sign = static_cast<std::uint8_t>((std::bit_cast<std::uint32_t>(f) >> 24) & 0x80u);
+  if (std::isnan(f)) return static_cast<std::uint8_t>(sign | nan_code);
+  if (std::isinf(f)) return static_cast<std::uint8_t>(sign | inf_code);
+  const float a = std::fabs(f);
+  const int emin = 1 - fmt.bias;  // exponent of the smallest normal
+  int e = static_cast<int>((std::bit_cast<std::uint32_t>(a) >> 23) & 0xffu) - 127;
+  if (e < emin) e = emin;  // subnormal range: fixed quantum 2^(emin - M)
+  // a / quantum, scaled by a power of two (exact), rounded to nearest even: m <= 2^(M+1).
+  const int m = static_cast<int>(std::nearbyint(std::ldexp(a, fmt.mant_bits - e)));
+  // Codes are monotonic in value: exponent field e + bias - 1 plus m (which carries the
+  // implicit bit, or rolls over into the next exponent when rounding reaches 2^(M+1)).
+  int code = ((e + fmt.bias - 1) << fmt.mant_bits) + m;
+  if (code > fmt.max_code) code = fmt.max_code;  // saturate
+  return static_cast<std::uint8_t>(sign | code);
+}
+
+float decode_fp8(std::uint8_t c, const Fp8Format& fmt) noexcept {
+  const int M = fmt.mant_bits;
+  const int e = (c & 0x7f) >> M;
+  const int m = c & ((1 << M) - 1);
+  float mag;
+  if (fmt.exp_all_ones == 0 && (c & 0x7f) == 0x7f) {
+    return std::numeric_limits<float>::quiet_NaN();
+  } else if (fmt.exp_all_ones != 0 && e == fmt.exp_all_ones) {
+    if (m != 0) return std::numeric_limits<float>::quiet_NaN();
+    mag = std::numeric_limits<float>::infinity();
+  } else if (e == 0) {
+    mag = std::ldexp(static_cast<float>(m), 1 - fmt.bias - M);
+  } else {
+    mag = std::ldexp(static_cast<float>(m + (1 << M)), e - fmt.bias - M);
+  }
+  return (c & 0x80) ? -mag : mag;
+}
+
+}  // namespace
+
+std::uint8_t f32_to_fp8_e4m3(float f) noexcept { return encode_fp8(f, kE4M3, 0x7f, 0x7e); }
+std::uint8_t f32_to_fp8_e5m2(float f) noexcept { return encode_fp8(f, kE5M2, 0x7e, 0x7c); }
+float fp8_e4m3_to_f32(std::uint8_t code) noexcept { return decode_fp8(code, kE4M3); }
+float fp8_e5m2_to_f32(std::uint8_t code) noexcept { return decode_fp8(code, kE5M2); }
+
+float fp8_e4m3_row_scale(const float* x, std::int32_t n) noexcept {
+  return max_abs(x, n) / kFp8E4M3Max;
+}
+float fp8_e5m2_row_scale(const float* x, std::int32_t n) noexcept {
+  return max_abs(x, n) / kFp8E5M2Max;
+}
+
+void encode_fp8_e4m3_row(const float* x, std::int32_t n, float scale, std::uint8_t* out) noexcept {
+  for (std::int32_t i = 0; i < n; ++i) out[i] = scale == 0.0f ? 0 : f32_to_fp8_e4m3(x[i] / scale);
+}
+void encode_fp8_e5m2_row(const float* x, std::int32_t n, float scale, std::uint8_t* out) noexcept {
+  for (std::int32_t i = 0; i < n; ++i) out[i] = scale == 0.0f ? 0 : f32_to_fp8_e5m2(x[i] / scale);
+}
+
+float int4_row_scale(const float* x, std::int32_t n) noexcept { return max_abs(x, n) / 7.0f; }
+
+void encode_int4_row(const float* x, std::int32_t n, float scale, std::uint8_t* out) noexcept {
+  auto nibble = [scale](float v) -> unsigned {
+    if (scale == 0.0f || std::isnan(v)) return 0;
+    const float q = std::fmin(7.0f, std::fmax(-7.0f, std::nearbyint(v / scale)));
+    return static_cast<unsigned>(static_cast<int>(q)) & 0xfu;
+  };
+  for (std::int32_t i = 0; i + 1 < n; i += 2)
+    out[i / 2] = static_cast<std::uint8_t>(nibble(x[i]) | (nibble(x[i + 1]) << 4));
 }
 
 }  // namespace kvb

@@ -8,7 +8,7 @@ constexpr std::int64_t kF32 = sizeof(float);
 
 Cost attention_cost(const CacheShape& s, std::int64_t context) noexcept {
   const std::int64_t d = s.head_dim;
-  std::int64_t row_bytes = d * static_cast<std::int64_t>(dtype_bytes(s.dtype));
+  std::int64_t row_bytes = dtype_row_bytes(s.dtype, d);
   if (dtype_has_row_scale(s.dtype)) row_bytes += kF32;
   Cost c;
   c.bytes_read = 2 * std::int64_t{s.kv_heads} * context * row_bytes  // K and V rows (+ scales)
@@ -22,10 +22,10 @@ Cost attention_cost(const CacheShape& s, std::int64_t context) noexcept {
 Cost append_cost(const CacheShape& s) noexcept { return prefill_copy_cost(s, 1); }
 
 Cost prefill_copy_cost(const CacheShape& s, std::int64_t tokens) noexcept {
-  const std::int64_t elems = 2 * std::int64_t{s.kv_heads} * tokens * s.head_dim;
+  const std::int64_t rows = 2 * std::int64_t{s.kv_heads} * tokens;
   Cost c;
-  c.bytes_read = elems * kF32;
-  c.bytes_written = elems * static_cast<std::int64_t>(dtype_bytes(s.dtype));
+  c.bytes_read = rows * s.head_dim * kF32;
+  c.bytes_written = rows * dtype_row_bytes(s.dtype, s.head_dim);
   if (dtype_has_row_scale(s.dtype)) c.bytes_written += 2 * std::int64_t{s.kv_heads} * tokens * kF32;
   c.flops = 0;  // encoding is data movement, not arithmetic, in this model
   return c;

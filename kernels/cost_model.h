@@ -1,7 +1,7 @@
 // The one cost model: bytes read, bytes written and flops each kernel performs, as a function
 // of its shape. It feeds the CSV (bytes_read, bytes_written, flops, gbps, gflops), the roofline
 // (arithmetic intensity) and the PAPI software-defined events. Counts are for the data the
-// kernel must move (KV rows, their int8 scales, queries, outputs), not for cache-line effects.
+// kernel must move (KV rows, their int8/fp8/int4 row scales, queries, outputs), not for cache-line effects.
 #pragma once
 #include <cstdint>
 
@@ -24,12 +24,13 @@ inline Cost operator*(Cost c, std::int64_t n) noexcept {
 // Flop convention: a fused multiply-add counts as 2 flops; exp, max and compare count as 1.
 // Per query head and cached position attention does 2*d (q.k) + 2*d (p*v) + kSoftmaxFlopsPerScore
 // (scale multiply, running max, exp, running sum), plus d per query head for the final 1/sum.
-// Decoding fp16/bf16/int8 and the int8 row-scale multiplies are not counted (conversion, not
+// Decoding fp16/bf16/int8/fp8/int4 and the row-scale multiplies are not counted (conversion, not
 // arithmetic of the model). Writes count 0 flops.
 inline constexpr std::int64_t kSoftmaxFlopsPerScore = 4;
 
 // Decode attention for ONE layer over `context` cached positions (GQA-grouped: each K/V row
-// read once). Bytes read: K and V rows (+ one fp32 scale per row for int8) + the fp32 queries;
+// read once). Bytes read: K and V rows (dtype_row_bytes(head_dim), + one fp32 scale per row for
+// int8/fp8/int4) + the fp32 queries;
 // bytes written: the fp32 outputs.
 Cost attention_cost(const CacheShape& shape, std::int64_t context) noexcept;
 // One-token append of K and V for all KV heads of ONE layer (fp32 in, dtype out).

@@ -1,5 +1,8 @@
 // Element types the KV cache can be stored in. Encoding happens on cache write; decoding
 // happens in registers inside attention (kernels/codecs.h for the scalar definitions).
+//
+// Row sizes go through dtype_row_bytes(): int4 packs two elements per byte, so "bytes per
+// element" is not an integer for every dtype.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -8,17 +11,31 @@
 namespace kvb {
 
 enum class DType : std::uint8_t {
-  kF32,   // IEEE binary32
-  kF16,   // IEEE binary16, round to nearest even
-  kBF16,  // bfloat16, round to nearest even
-  kI8,    // symmetric int8, one fp32 scale per (layer, K|V, kv_head, position) row
+  kF32,     // IEEE binary32
+  kF16,     // IEEE binary16, round to nearest even
+  kBF16,    // bfloat16, round to nearest even
+  kI8,      // symmetric int8, one fp32 scale per (layer, K|V, kv_head, position) row
+  kF8E4M3,  // OCP FP8 E4M3 (max 448, no inf), one fp32 scale per row (max|x| / 448)
+  kF8E5M2,  // OCP FP8 E5M2 (max 57344, IEEE-like inf/NaN), one fp32 scale per row (max|x| / 57344)
+  kI4,      // symmetric int4 in [-7, 7], two per byte (even element in the low nibble), one
+            // fp32 scale per row (max|x| / 7); head_dim must be even
 };
 
+// The four core dtypes: what default sweeps cover.
 inline constexpr DType kAllDTypes[] = {DType::kF32, DType::kF16, DType::kBF16, DType::kI8};
+// Every dtype, the low-precision ones included.
+inline constexpr DType kExtendedDTypes[] = {DType::kF32,    DType::kF16,    DType::kBF16, DType::kI8,
+                                            DType::kF8E4M3, DType::kF8E5M2, DType::kI4};
 
-std::size_t dtype_bytes(DType t) noexcept;     // bytes per element of the data array
-const char* dtype_name(DType t) noexcept;      // "fp32", "fp16", "bf16", "int8"
-bool parse_dtype(std::string_view name, DType* out) noexcept;  // accepts the names above
-bool dtype_has_row_scale(DType t) noexcept;    // true for int8
+std::int32_t dtype_bits(DType t) noexcept;  // bits per element: 32, 16, 16, 8, 8, 8, 4
+// Bytes of `elems` consecutive elements (rounded up to whole bytes for int4). Use this, not
+// elems * dtype_bytes(), for every row or array size.
+std::int64_t dtype_row_bytes(DType t, std::int64_t elems) noexcept;
+// Bytes per element of the byte-addressable dtypes; 0 for int4 (sub-byte: use dtype_row_bytes).
+std::size_t dtype_bytes(DType t) noexcept;
+// "fp32", "fp16", "bf16", "int8", "fp8_e4m3", "fp8_e5m2", "int4"
+const char* dtype_name(DType t) noexcept;
+bool parse_dtype(std::string_view name, DType* out) noexcept;  // accepts every name above
+bool dtype_has_row_scale(DType t) noexcept;  // int8, fp8_e4m3, fp8_e5m2, int4
 
 }  // namespace kvb

@@ -10,13 +10,17 @@
 namespace kvb {
 
 // Element j of the row starting at `row` (untyped cache memory), decoded to fp32 without the
-// int8 row scale (multiply by the scale separately).
+// row scale of int8/fp8/int4 (multiply by the scale separately).
 inline float decode_element(const void* row, DType dtype, std::int64_t j) noexcept {
   switch (dtype) {
     case DType::kF32: return static_cast<const float*>(row)[j];
     case DType::kF16: return f16_to_f32(static_cast<const std::uint16_t*>(row)[j]);
     case DType::kBF16: return bf16_to_f32(static_cast<const std::uint16_t*>(row)[j]);
     case DType::kI8: return static_cast<float>(static_cast<const std::int8_t*>(row)[j]);
+    case DType::kF8E4M3: return fp8_e4m3_to_f32(static_cast<const std::uint8_t*>(row)[j]);
+    case DType::kF8E5M2: return fp8_e5m2_to_f32(static_cast<const std::uint8_t*>(row)[j]);
+    case DType::kI4:
+      return static_cast<float>(int4_element(static_cast<const std::uint8_t*>(row), j));
   }
   return 0.0f;
 }

@@ -2,6 +2,7 @@
 // f32_to_f16 (x86 F16C / AVX-512: round to nearest even, subnormals kept, quiet NaN with the top
 // payload bits); bf16 rounds with integer arithmetic; int8 divides by the row scale and rounds
 // to nearest even, exactly as encode_int8_row does. Remaining elements use the scalar codecs.
+// fp8 and int4 rows are encoded entirely by the scalar codecs (no SIMD encoder yet).
 #include "kernels/row_encode.h"
 
 #include <cmath>
@@ -140,6 +141,27 @@ void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,
   }
 }
 
+// fp8 (e4m3 / e5m2) and int4: scalar codecs, one row at a time. dst_stride is in elements.
+void EncodeRowsScalar(const float* src, std::int64_t src_stride, std::uint8_t* dst,
+                      std::int64_t dst_stride, std::int64_t rows, std::int32_t d, DType dtype,
+                      float* scales) {
+  const std::int64_t dst_step = dst_stride * dtype_bits(dtype) / 8;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* s = src + r * src_stride;
+    std::uint8_t* o = dst + r * dst_step;
+    if (dtype == DType::kF8E4M3) {
+      scales[r] = fp8_e4m3_row_scale(s, d);
+      encode_fp8_e4m3_row(s, d, scales[r], o);
+    } else if (dtype == DType::kF8E5M2) {
+      scales[r] = fp8_e5m2_row_scale(s, d);
+      encode_fp8_e5m2_row(s, d, scales[r], o);
+    } else {
+      scales[r] = int4_row_scale(s, d);
+      encode_int4_row(s, d, scales[r], o);
+    }
+  }
+}
+
 void EncodeRows(const float* src, std::int64_t src_stride, void* dst, std::int64_t dst_stride,
                 std::int64_t rows, std::int32_t d, DType dtype, float* scales, bool stream) {
   switch (dtype) {
@@ -155,6 +177,12 @@ void EncodeRows(const float* src, std::int64_t src_stride, void* dst, std::int64
     case DType::kI8:
       EncodeRowsI8(src, src_stride, static_cast<std::int8_t*>(dst), dst_stride, rows, d, scales,
                    stream);
+      break;
+    case DType::kF8E4M3:
+    case DType::kF8E5M2:
+    case DType::kI4:
+      EncodeRowsScalar(src, src_stride, static_cast<std::uint8_t*>(dst), dst_stride, rows, d, dtype,
+                       scales);
       break;
   }
   if (stream) hwy::FlushStream();

@@ -193,3 +193,47 @@ TEST(CompareCommand, BadInputIsExitTwo) {
 
 }  // namespace
 }  // namespace kvb
+
+namespace kvb {
+namespace {
+
+std::vector<testing::CsvFields> ceiling_rows(const SyntheticMachine& m, double buffer_bytes, double ns) {
+  std::vector<testing::CsvFields> out;
+  for (int r = 0; r < 3; ++r) {
+    auto f = testing::machine_fields(m);
+    f["benchmark"] = "ceiling_read";
+    f["threads"] = "1";
+    f["ws_level"] = "L2";
+    f["working_set_bytes"] = std::to_string(static_cast<long long>(buffer_bytes));
+    f["bytes_read"] = f["working_set_bytes"];
+    f["bytes_written"] = "0";
+    f["flops"] = "0";
+    f["ns_per_step"] = std::to_string(ns + r);
+    f["aggregate"] = "none";
+    f["repetition"] = std::to_string(r);
+    f["valid"] = "1";
+    out.push_back(f);
+  }
+  return out;
+}
+
+TEST(CompareResults, CeilingsOfSeveralBufferSizesPerLevelStaySeparate) {
+  SyntheticMachine a, b;
+  b.cpu_model = "Synthetic CPU B";
+  auto base_fields = ceiling_rows(a, 256 * 1024, 1000);
+  auto more = ceiling_rows(a, 512 * 1024, 2000);
+  base_fields.insert(base_fields.end(), more.begin(), more.end());
+  const auto base = rows_from("CeilBase", base_fields);
+  const Comparison same = compare_results(base, base, {});
+  ASSERT_EQ(same.rows.size(), 2u);
+  for (const auto& r : same.rows) EXPECT_EQ(r.base_n, 3u);
+  // Another CPU that measured the level at one (different) buffer size still matches by level.
+  const auto other = rows_from("CeilOther", ceiling_rows(b, 768 * 1024, 1500));
+  const auto one_size = rows_from("CeilOneSize", ceiling_rows(a, 256 * 1024, 1000));
+  const Comparison cross = compare_results(one_size, other, {});
+  ASSERT_EQ(cross.rows.size(), 1u);
+  EXPECT_NEAR(cross.rows[0].time_ratio, 1501.0 / 1001.0, 1e-12);
+}
+
+}  // namespace
+}  // namespace kvb

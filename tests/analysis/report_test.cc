@@ -75,6 +75,29 @@ TEST(ReportCommand, RendersMultiCpuReportEndToEnd) {
   for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().filename().string().find(".report.tmp"), std::string::npos);
 }
 
+TEST(ReportCommand, InvalidKernelsAreFlaggedAndKeptOutOfFigures) {
+  const fs::path dir = testing::scratch_dir("Report.Invalid");
+  auto rows = testing::synthetic_run(SyntheticMachine{});
+  int flagged = 0;
+  for (auto& r : rows) {
+    if (r["benchmark"] == "decode_step" && r["dtype"] == "int8" && r["context"] == "64") {
+      r["valid"] = "0";
+      ++flagged;
+    }
+  }
+  ASSERT_GT(flagged, 0);
+  testing::write_text(dir / "in.csv", testing::to_csv(rows));
+  ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "in.csv").string(), "--out", (dir / "out").string()}), 0);
+  const std::string md = read(dir / "out" / "report.md");
+  EXPECT_NE(md.find("## Rows that failed validation"), std::string::npos);
+  EXPECT_NE(md.find("(INVALID)"), std::string::npos);
+  // int8 at context 64 is 2*28*8*64*(128+4) = 3,784,704 bytes of KV (no other row has that
+  // working set): absent from the LLC-fit data, while its neighbour at context 32 is there.
+  const std::string data = read(dir / "out" / "figures" / "llc_fit_cpu0.dat");
+  EXPECT_EQ(data.find("\n3784704 "), std::string::npos);
+  EXPECT_NE(data.find("\n1892352 "), std::string::npos);
+}
+
 TEST(ReportCommand, KneesLandAtTheSyntheticCacheSizes) {
   const fs::path dir = testing::scratch_dir("Report.Knees");
   const auto rows = load_results(write_multi_cpu_csv(dir).string());

@@ -113,7 +113,7 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
     EXPECT_NE(std::find(csv.header.begin(), csv.header.end(), column), csv.header.end())
         << "missing column " << column;
   }
-  // 2 contexts x 2 dtypes x 3 families x (2 repetitions + mean, median, stddev, cv).
+  // 2 contexts x 2 dtypes x 4 families x (2 repetitions + mean, median, stddev, cv).
   std::map<std::string, int> per_aggregate;
   int decode_rows = 0, ceiling_rows = 0;
   std::set<std::string> run_ids;
@@ -135,6 +135,12 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
       EXPECT_FALSE(row.at("ceiling_gbps").empty());
       EXPECT_EQ(row.at("c:sde:::kvbench::KV_BYTES_READ:status").empty(), false);
     }
+    // kvbench's SDE events count what the executor did; they must agree with the cost model.
+    EXPECT_EQ(row.at("c:sde:::kvbench::KV_BYTES_READ:status"), "ok");
+    EXPECT_EQ(row.at("c:sde:::kvbench::KV_BYTES_READ"), row.at("bytes_read"))
+        << row.at("benchmark");
+    EXPECT_EQ(row.at("c:sde:::kvbench::KV_BYTES_WRITTEN"), row.at("bytes_written"))
+        << row.at("benchmark");
     if (row.at("benchmark") == "decode_step" && row.at("aggregate") == "none") {
       EXPECT_GT(std::stod(row.at("tokens_per_s")), 0);
       const double expected = std::stod(row.at("layers")) * 2 * std::stod(row.at("kv_heads")) *
@@ -144,10 +150,18 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
     }
   }
   EXPECT_EQ(run_ids.size(), 1u);
-  EXPECT_EQ(decode_rows, 2 * 2 * 3 * 6);
-  EXPECT_EQ(per_aggregate["none"], 24);
-  EXPECT_EQ(per_aggregate["cv"], 12);
+  EXPECT_EQ(decode_rows, 2 * 2 * 4 * 6);
+  EXPECT_EQ(per_aggregate["none"], 32);
+  EXPECT_EQ(per_aggregate["cv"], 16);
   EXPECT_GT(ceiling_rows, 0);
+
+  // The analysis subcommands read what run wrote (dispatch through the same binary).
+  const Result cmp = run("compare smoke.csv smoke.csv");
+  EXPECT_EQ(cmp.status, 0) << cmp.out << cmp.err;
+  EXPECT_NE(cmp.out.find("matched"), std::string::npos) << cmp.out;
+  const Result rep = run("report smoke.csv --out report");
+  EXPECT_EQ(rep.status, 0) << rep.out << rep.err;
+  EXPECT_TRUE(fs::exists(dir_ / "report" / "report.md"));
 }
 
 TEST_F(KvbenchBinary, NeverOverwritesAnExistingFile) {
@@ -169,7 +183,10 @@ TEST_F(KvbenchBinary, NeverOverwritesAnExistingFile) {
 TEST_F(KvbenchBinary, ResumeAfterKilledRunCompletesWithoutLosingRows) {
   // Start a run, kill it once some benchmark rows are on disk, then resume.
   const fs::path csv_path = dir_ / "killed.csv";
-  const std::string cmd = command_line("run --config ci-smoke --min-time 0.2 --out killed.csv");
+  // exec, so that the pid killed below is kvbench itself and nothing keeps writing.
+  const std::string cmd = "cd '" + dir_.string() + "' && KVBENCH_MODELS_DIR='" KVBENCH_TEST_SOURCE_DIR
+                          "/configs/models' exec '" KVBENCH_BINARY
+                          "' run --config ci-smoke --min-time 0.2 --out killed.csv";
   const pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
@@ -181,7 +198,6 @@ TEST_F(KvbenchBinary, ResumeAfterKilledRunCompletesWithoutLosingRows) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     saw_rows = slurp(csv_path).find("decode_step") != std::string::npos;
   }
-  // sh exec'd kvbench, so pid is kvbench itself.
   kill(pid, SIGKILL);
   int status = 0;
   waitpid(pid, &status, 0);
@@ -191,8 +207,16 @@ TEST_F(KvbenchBinary, ResumeAfterKilledRunCompletesWithoutLosingRows) {
   ASSERT_NE(last_newline, std::string::npos);
   const std::string complete_prefix = before.substr(0, last_newline + 1);
 
+  // Make sure the kill-mid-row case is exercised even when the kill landed between rows.
+  if (before.back() == '\n') std::ofstream(csv_path, std::ios::app) << "1,partial-row";
   const Result r = run("run --config ci-smoke --out killed.csv --resume");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("partial row"), std::string::npos) << r.err;
+  bool aside = false;
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    aside |= entry.path().filename().string().rfind("killed.csv.partial-", 0) == 0;
+  }
+  EXPECT_TRUE(aside) << "the partial row was not kept";
   const std::string after = slurp(csv_path);
   EXPECT_EQ(after.compare(0, complete_prefix.size(), complete_prefix), 0) << "rows were lost";
   // Every configuration is now complete: each (benchmark, dtype, context) has its cv row.
@@ -203,7 +227,7 @@ TEST_F(KvbenchBinary, ResumeAfterKilledRunCompletesWithoutLosingRows) {
       with_cv.insert(row.at("benchmark") + row.at("dtype") + row.at("context"));
     }
   }
-  EXPECT_EQ(with_cv.size(), 12u);
+  EXPECT_EQ(with_cv.size(), 16u);
 
   // Resuming a complete file runs nothing and adds no row.
   const Result again = run("run --config ci-smoke --out killed.csv --resume");
@@ -245,11 +269,25 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
   EXPECT_FALSE(fs::exists(dir_ / "results"));
 }
 
+TEST_F(KvbenchBinary, ValidationFailureMarksRowsAndExitsNonZero) {
+  // A 1% error in one output element must be caught, reported and recorded.
+  const Result r = run("run --config ci-smoke --benchmarks decode_step --context 64 "
+                       "--dtype fp32 --ceilings none --inject-fault --out fault.csv");
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("VALIDATION FAILED"), std::string::npos) << r.err;
+  const Csv csv = read_csv(dir_ / "fault.csv");
+  ASSERT_FALSE(csv.rows.empty());
+  for (const auto& row : csv.rows) {
+    EXPECT_EQ(row.at("valid"), "0");
+    EXPECT_GT(std::stod(row.at("max_rel_err")), 1e-3);
+  }
+}
+
 TEST_F(KvbenchBinary, SkipInvalidDropsImpossibleCombinations) {
   const Result r = run(std::string(kSmoke) +
                        "--kv-heads 2,3 --skip-invalid --dry-run --out dry.csv");
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.err.find("skipping 2 invalid"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("skipping 4 invalid"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "dry.csv"));
 }
 

@@ -97,6 +97,13 @@ TEST(Counters, HardwareEventIsNeverAFakeZero) {
   cs.detach_all(pool);
 }
 
+TEST(Counters, CapabilitiesListComponentsAndTheCycleCounter) {
+  const std::string c = counter_capabilities();
+  EXPECT_NE(c.find("perf_event_paranoid"), std::string::npos) << c;
+  EXPECT_NE(c.find("component sde"), std::string::npos) << c;
+  EXPECT_NE(c.find("PAPI_TOT_CYC: "), std::string::npos) << c;
+}
+
 TEST(Counters, StatusNames) {
   EXPECT_STREQ(counter_status_name(CounterStatus::kOk), "ok");
   EXPECT_STREQ(counter_status_name(CounterStatus::kMultiplexed), "multiplexed");

@@ -9,6 +9,7 @@
 
 #include "gtest/gtest.h"
 #include "kernels/cache_write.h"
+#include "kernels/row_access.h"
 #include "tests/kernels/test_cache.h"
 
 namespace kvb {
@@ -29,6 +30,11 @@ double storage_tol(DType t) {
     case DType::kF16: return 5e-4;   // measured <= 2.8e-4 (largest at context 1: one V row)
     case DType::kBF16: return 4e-3;  // measured <= 2.2e-3
     case DType::kI8: return 1e-2;    // measured <= 5.5e-3
+    // Low precision: V alone moves an output by at most the per-element bound (max|v| / 28 for
+    // e4m3, / 14 for e5m2 and int4; codecs_test); K rounding adds a shift of the softmax weights.
+    case DType::kF8E4M3: return 0.05;  // measured <= 0.036 (context 1: one V row)
+    case DType::kF8E5M2: return 0.1;   // measured <= 0.080
+    case DType::kI4: return 0.1;       // measured <= 0.078
   }
   return 0.0;
 }
@@ -143,6 +149,26 @@ std::vector<AttnCase> sweep_cases() {
   cases.push_back({8, 64, 14, 2, DType::kI8, Layout::kPositionMajor, true});
   cases.push_back({40, 7, 8, 1, DType::kBF16, Layout::kHeadMajor, true});
   cases.push_back({20, 300, 16, 4, DType::kF32, Layout::kPositionMajor, false});
+  // fp8 and int4: every layout x padding, each dtype at the longest context, and head sizes with
+  // scalar tails (72, 40, 20: the tail decoders must match the vector ones).
+  const DType low[] = {DType::kF8E4M3, DType::kF8E5M2, DType::kI4};
+  for (int i = 0; i < 12; ++i) {
+    AttnCase c;
+    c.dtype = low[i % 3];
+    c.layout = (i / 3) % 2 ? Layout::kPositionMajor : Layout::kHeadMajor;
+    c.pad = (i / 6) % 2 == 1;
+    c.head_dim = dims[(i + i / 3) % 5];
+    c.context = contexts[(i / 3 + i) % 4];
+    c.q_heads = heads[i % 5][0];
+    c.kv_heads = heads[i % 5][1];
+    cases.push_back(c);
+  }
+  for (DType t : low) {
+    cases.push_back({128, 4099, 16, 8, t, Layout::kHeadMajor, false});
+    cases.push_back({72, 300, 16, 4, t, Layout::kPositionMajor, false});
+    cases.push_back({40, 64, 8, 1, t, Layout::kHeadMajor, true});
+    cases.push_back({20, 7, 14, 2, t, Layout::kPositionMajor, true});
+  }
   return cases;
 }
 
@@ -164,14 +190,14 @@ TEST(AttentionSweepCoverage, EveryAxisValueIsCovered) {
     EXPECT_TRUE(covered([&](const AttnCase& c) { return c.context == t; })) << t;
   for (std::int32_t g : {1, 2, 4, 7, 40})
     EXPECT_TRUE(covered([&](const AttnCase& c) { return c.q_heads / c.kv_heads == g; })) << g;
-  for (DType t : kAllDTypes)
+  for (DType t : kExtendedDTypes)
     for (Layout l : {Layout::kHeadMajor, Layout::kPositionMajor})
       for (bool pad : {false, true})
         EXPECT_TRUE(covered([&](const AttnCase& c) {
           return c.dtype == t && c.layout == l && c.pad == pad;
         }));
   // The longest context meets every dtype.
-  for (DType t : kAllDTypes)
+  for (DType t : kExtendedDTypes)
     EXPECT_TRUE(covered([&](const AttnCase& c) { return c.dtype == t && c.context == 4099; }));
 }
 
@@ -220,7 +246,7 @@ TEST_P(SplitMerge, SplitThenMergeEqualsOnePass) {
   for (float z : zeros) EXPECT_EQ(z, 0.0f);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllDTypes, SplitMerge, ::testing::ValuesIn(kAllDTypes),
+INSTANTIATE_TEST_SUITE_P(AllDTypes, SplitMerge, ::testing::ValuesIn(kExtendedDTypes),
                          [](const auto& info) { return std::string(dtype_name(info.param)); });
 
 class SlidingWindow : public ::testing::TestWithParam<DType> {};
@@ -256,7 +282,7 @@ TEST_P(SlidingWindow, RingEqualsReferenceOverLastWPositions) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllDTypes, SlidingWindow, ::testing::ValuesIn(kAllDTypes),
+INSTANTIATE_TEST_SUITE_P(AllDTypes, SlidingWindow, ::testing::ValuesIn(kExtendedDTypes),
                          [](const auto& info) { return std::string(dtype_name(info.param)); });
 
 TEST(AttentionArgs, BadArgumentsReturnTheRightStatus) {
@@ -298,6 +324,45 @@ TEST(AttentionArgs, BadArgumentsReturnTheRightStatus) {
   EXPECT_EQ(merge_partials(bad, &p, 1, out.data()), Status::kInvalidShape);
   EXPECT_EQ(decode_attention(cache.view(), 0, 16, q.data(), 1.0f, out.data(), ws.data()),
             Status::kOk);
+}
+
+// The fast kernel's in-register decoders against the scalar codecs on EVERY code: with one cached
+// position the output is the V row itself (softmax weight exactly 1), so out[j] must equal
+// decode(code_j) * row scale, NaN codes included. head_dim 264 = 256 codes + a scalar tail of 8.
+TEST(LowPrecisionDecode, FastKernelDecodesEveryCodeLikeTheCodecs) {
+  for (DType t : {DType::kF8E4M3, DType::kF8E5M2, DType::kI4}) {
+    for (Layout l : {Layout::kHeadMajor, Layout::kPositionMajor}) {
+      const std::int32_t d = 264;
+      AttnCase c{d, 1, 2, 1, t, l, false};
+      OwnedCache cache(shape_of(c, t, 3));
+      ASSERT_EQ(cache.status(), Status::kOk);
+      const CacheGeometry& g = cache.geometry();
+      std::uint8_t* v = cache.bytes() + g.byte_offset(1, KV::kValue, 0, 0);
+      for (std::int32_t j = 0; j < d; ++j) {
+        // fp8: codes 0..255 then a few again in the tail; int4: nibbles 0..15 cycled (-8 included).
+        const int code = t == DType::kI4 ? (j * 7) % 16 : (j * 37 + j / 256) % 256;
+        if (t == DType::kI4)
+          v[j / 2] = static_cast<std::uint8_t>(j % 2 ? (v[j / 2] & 0x0F) | (code << 4) : code);
+        else
+          v[j] = static_cast<std::uint8_t>(code);
+      }
+      const float vscale = 0.75f;
+      cache.scales()[static_cast<std::size_t>(g.scale_index(1, KV::kValue, 0, 0))] = vscale;
+      // K row left all-zero codes with scale 0: score 0.
+      std::vector<float> q(2 * d, 0.5f), out(2 * d), ws(static_cast<std::size_t>(attention_partial_floats(g.shape())));
+      ASSERT_EQ(decode_attention(cache.view(), 1, 1, q.data(), 0.1f, out.data(), ws.data()), Status::kOk);
+      for (std::int32_t h = 0; h < 2; ++h)
+        for (std::int32_t j = 0; j < d; ++j) {
+          const float expect = decode_element(v, t, j) * vscale;
+          const float got = out[static_cast<std::size_t>(h * d + j)];
+          if (std::isnan(expect)) {
+            EXPECT_TRUE(std::isnan(got)) << dtype_name(t) << " element " << j;
+          } else {
+            EXPECT_FLOAT_EQ(got, expect) << dtype_name(t) << " element " << j;
+          }
+        }
+    }
+  }
 }
 
 TEST(SimdTarget, NamesARealTarget) {

@@ -1,5 +1,7 @@
 #include "kernels/cache_geometry.h"
 
+#include <iterator>
+
 #include "gtest/gtest.h"
 
 namespace kvb {
@@ -113,8 +115,70 @@ TEST(CacheGeometryValidation, RejectsImpossibleShapes) {
   EXPECT_EQ(CacheGeometry::create(qwen3(16), nullptr), Status::kNullArgument);
 }
 
+TEST(CacheSize, Int4IsHalfAByteAndFp8OneBytePerElement) {
+  EXPECT_EQ(kv_cache_bytes(28, 8, 1024, 128, DType::kI4), 234881024 / 8);
+  EXPECT_EQ(kv_cache_bytes(28, 8, 1024, 128, DType::kF8E4M3), 234881024 / 4);
+  EXPECT_EQ(kv_cache_bytes(28, 8, 1024, 128, DType::kF8E5M2), 234881024 / 4);
+  EXPECT_EQ(dtype_row_bytes(DType::kI4, 128), 64);
+  EXPECT_EQ(dtype_row_bytes(DType::kF32, 3), 12);
+  EXPECT_EQ(dtype_bytes(DType::kI4), 0u);  // sub-byte: callers must use dtype_row_bytes
+  EXPECT_EQ(dtype_bits(DType::kI4), 4);
+  CacheGeometry g;
+  ASSERT_EQ(CacheGeometry::create(qwen3(1024, DType::kI4), &g), Status::kOk);
+  EXPECT_EQ(g.row_bytes(), 64);
+  EXPECT_EQ(g.data_bytes(), 234881024 / 8);
+  EXPECT_EQ(g.layer_data_bytes() * 28, 234881024 / 8);
+  EXPECT_EQ(g.scale_bytes(), 28LL * 2 * 8 * 1024 * 4);
+  EXPECT_EQ(g.kv_bytes_per_layer(1024), 2LL * 8 * 1024 * (64 + 4));
+  for (DType t : {DType::kF8E4M3, DType::kF8E5M2}) {
+    ASSERT_EQ(CacheGeometry::create(qwen3(1024, t), &g), Status::kOk);
+    EXPECT_EQ(g.data_bytes(), 234881024 / 4);
+    EXPECT_EQ(g.kv_bytes_per_layer(1024), 2LL * 8 * 1024 * (128 + 4));
+  }
+}
+
+TEST(CacheOffsets, Int4OffsetsCountHalfBytes) {
+  for (Layout l : {Layout::kHeadMajor, Layout::kPositionMajor}) {
+    CacheShape s = qwen3(100, DType::kI4, l);
+    s.head_dim = 72;
+    CacheGeometry g;
+    ASSERT_EQ(CacheGeometry::create(s, &g), Status::kOk);
+    EXPECT_EQ(g.byte_offset(1, KV::kValue, 3, 7, 10), g.element_offset(1, KV::kValue, 3, 7, 10) / 2);
+    EXPECT_EQ(g.byte_offset(1, KV::kValue, 3, 7, 11), g.byte_offset(1, KV::kValue, 3, 7, 10));
+    EXPECT_EQ(g.position_stride_bytes(), l == Layout::kHeadMajor ? 36 : 36 * 8);
+    s.pad_rows = true;  // 36 bytes -> 64 bytes = 128 elements
+    ASSERT_EQ(CacheGeometry::create(s, &g), Status::kOk);
+    EXPECT_EQ(g.row_elems(), 128);
+    EXPECT_EQ(g.row_bytes(), 64);
+    EXPECT_EQ(g.data_bytes(), 28LL * 2 * 8 * 100 * 64);
+    EXPECT_EQ(g.kv_bytes_per_layer(100), 2LL * 8 * 100 * (36 + 4));  // padding excluded
+  }
+}
+
+TEST(CacheGeometryValidation, OddHeadDimIsInvalidForInt4Only) {
+  CacheGeometry g;
+  CacheShape s = qwen3(16, DType::kI4);
+  s.head_dim = 65;
+  EXPECT_EQ(CacheGeometry::create(s, &g), Status::kInvalidShape);
+  s.pad_rows = true;
+  EXPECT_EQ(CacheGeometry::create(s, &g), Status::kInvalidShape);
+  for (DType t : {DType::kF8E4M3, DType::kF8E5M2, DType::kI8, DType::kF16}) {
+    s.dtype = t;
+    EXPECT_EQ(CacheGeometry::create(s, &g), Status::kOk) << dtype_name(t);
+  }
+}
+
 TEST(Names, RoundTrip) {
-  for (DType t : kAllDTypes) {
+  EXPECT_EQ(std::size(kAllDTypes), 4u);  // the core dtypes default sweeps use
+  EXPECT_EQ(std::size(kExtendedDTypes), 7u);
+  DType n;
+  ASSERT_TRUE(parse_dtype("fp8_e4m3", &n));
+  EXPECT_EQ(n, DType::kF8E4M3);
+  ASSERT_TRUE(parse_dtype("fp8_e5m2", &n));
+  EXPECT_EQ(n, DType::kF8E5M2);
+  ASSERT_TRUE(parse_dtype("int4", &n));
+  EXPECT_EQ(n, DType::kI4);
+  for (DType t : kExtendedDTypes) {
     DType back;
     ASSERT_TRUE(parse_dtype(dtype_name(t), &back));
     EXPECT_EQ(back, t);

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -104,6 +106,205 @@ TEST(Int8Codec, ScaleRoundingAndClamp) {
   EXPECT_EQ(t[3], 0);
   EXPECT_EQ(t[4], 127);
   EXPECT_EQ(t[5], -127);
+}
+
+float p2(int e) { return std::ldexp(1.0f, e); }
+
+TEST(Fp8E4M3Codec, ExactValuesTiesAndSaturation) {
+  EXPECT_EQ(f32_to_fp8_e4m3(0.0f), 0x00);
+  EXPECT_EQ(f32_to_fp8_e4m3(-0.0f), 0x80);
+  EXPECT_EQ(f32_to_fp8_e4m3(1.0f), 0x38);  // 0.0111.000
+  EXPECT_EQ(f32_to_fp8_e4m3(-2.0f), 0xC0);
+  EXPECT_EQ(f32_to_fp8_e4m3(448.0f), 0x7E);  // max: 0.1111.110
+  EXPECT_EQ(f32_to_fp8_e4m3(1.0f + p2(-4)), 0x38);      // tie 1 / 1.125 -> even (down)
+  EXPECT_EQ(f32_to_fp8_e4m3(1.0f + 3 * p2(-4)), 0x3A);  // tie 1.125 / 1.25 -> even (up)
+  EXPECT_EQ(f32_to_fp8_e4m3(1.0f + 1.5f * p2(-4)), 0x39);
+  EXPECT_EQ(f32_to_fp8_e4m3(15.5f), 0x58);  // tie 15 / 16 -> 16 (even), carried into the next binade
+  // Saturation: anything that would round beyond 448 (or is infinite) becomes +-448, never NaN.
+  EXPECT_EQ(f32_to_fp8_e4m3(463.0f), 0x7E);
+  EXPECT_EQ(f32_to_fp8_e4m3(464.0f), 0x7E);  // tie 448 / 480 (480 is the NaN code)
+  EXPECT_EQ(f32_to_fp8_e4m3(1e6f), 0x7E);
+  EXPECT_EQ(f32_to_fp8_e4m3(-1e30f), 0xFE);
+  EXPECT_EQ(f32_to_fp8_e4m3(std::numeric_limits<float>::infinity()), 0x7E);
+  EXPECT_EQ(f32_to_fp8_e4m3(-std::numeric_limits<float>::infinity()), 0xFE);
+  EXPECT_EQ(f32_to_fp8_e4m3(std::numeric_limits<float>::quiet_NaN()) & 0x7F, 0x7F);
+  EXPECT_TRUE(std::isnan(fp8_e4m3_to_f32(0x7F)));
+  EXPECT_TRUE(std::isnan(fp8_e4m3_to_f32(0xFF)));
+  EXPECT_EQ(fp8_e4m3_to_f32(0x7E), 448.0f);
+  EXPECT_EQ(fp8_e4m3_to_f32(0xFE), -448.0f);
+}
+
+TEST(Fp8E4M3Codec, Subnormals) {
+  EXPECT_EQ(f32_to_fp8_e4m3(p2(-6)), 0x08);          // smallest normal
+  EXPECT_EQ(f32_to_fp8_e4m3(p2(-9)), 0x01);          // smallest subnormal
+  EXPECT_EQ(f32_to_fp8_e4m3(p2(-10)), 0x00);         // tie 0 / 2^-9 -> even 0
+  EXPECT_EQ(f32_to_fp8_e4m3(1.5f * p2(-10)), 0x01);  // above the tie
+  EXPECT_EQ(f32_to_fp8_e4m3(3.0f * p2(-10)), 0x02);  // tie 1 / 2 units -> even 2
+  EXPECT_EQ(f32_to_fp8_e4m3(7.5f * p2(-9)), 0x08);   // tie 7 / 8 units -> 8 = smallest normal
+  EXPECT_EQ(f32_to_fp8_e4m3(-p2(-30)), 0x80);
+  EXPECT_EQ(f32_to_fp8_e4m3(std::numeric_limits<float>::denorm_min()), 0x00);
+  EXPECT_EQ(fp8_e4m3_to_f32(0x01), p2(-9));
+  EXPECT_EQ(fp8_e4m3_to_f32(0x87), -7.0f * p2(-9));
+}
+
+TEST(Fp8E5M2Codec, ExactValuesInfinityNaNAndSaturation) {
+  EXPECT_EQ(f32_to_fp8_e5m2(1.0f), 0x3C);  // 0.01111.00
+  EXPECT_EQ(f32_to_fp8_e5m2(57344.0f), 0x7B);  // max: 0.11110.11
+  EXPECT_EQ(f32_to_fp8_e5m2(1.0f + p2(-3)), 0x3C);      // tie -> even (down)
+  EXPECT_EQ(f32_to_fp8_e5m2(1.0f + 3 * p2(-3)), 0x3E);  // tie -> even (up)
+  EXPECT_EQ(f32_to_fp8_e5m2(61440.0f), 0x7B);  // tie 57344 / 65536: saturates, not inf
+  EXPECT_EQ(f32_to_fp8_e5m2(1e9f), 0x7B);
+  EXPECT_EQ(f32_to_fp8_e5m2(-1e9f), 0xFB);
+  EXPECT_EQ(f32_to_fp8_e5m2(std::numeric_limits<float>::infinity()), 0x7C);  // inf kept
+  EXPECT_EQ(f32_to_fp8_e5m2(-std::numeric_limits<float>::infinity()), 0xFC);
+  const std::uint8_t nan = f32_to_fp8_e5m2(std::numeric_limits<float>::quiet_NaN());
+  EXPECT_EQ(nan & 0x7C, 0x7C);
+  EXPECT_NE(nan & 0x03, 0);
+  EXPECT_TRUE(std::isinf(fp8_e5m2_to_f32(0x7C)));
+  EXPECT_LT(fp8_e5m2_to_f32(0xFC), 0.0f);
+  for (std::uint8_t c : {0x7D, 0x7E, 0x7F, 0xFD}) EXPECT_TRUE(std::isnan(fp8_e5m2_to_f32(c)));
+  EXPECT_EQ(f32_to_fp8_e5m2(p2(-16)), 0x01);  // smallest subnormal
+  EXPECT_EQ(f32_to_fp8_e5m2(p2(-17)), 0x00);  // tie -> even 0
+  EXPECT_EQ(f32_to_fp8_e5m2(3.0f * p2(-17)), 0x02);
+  EXPECT_EQ(f32_to_fp8_e5m2(p2(-14)), 0x04);  // smallest normal
+}
+
+// Every non-NaN code decodes to a value that encodes back to the same code; E5M2 decodes exactly
+// like the high byte of an fp16 (which the fast kernel relies on).
+TEST(Fp8Codec, EveryCodeRoundTrips) {
+  for (int c = 0; c < 256; ++c) {
+    const auto code = static_cast<std::uint8_t>(c);
+    const float a = fp8_e4m3_to_f32(code);
+    if (!std::isnan(a)) {
+      EXPECT_EQ(f32_to_fp8_e4m3(a), code) << "e4m3 0x" << std::hex << c;
+    }
+    const float b = fp8_e5m2_to_f32(code);
+    const float h = f16_to_f32(static_cast<std::uint16_t>(c << 8));
+    EXPECT_TRUE(b == h || (std::isnan(b) && std::isnan(h))) << "e5m2 0x" << std::hex << c;
+    if (!std::isnan(b)) {
+      EXPECT_EQ(f32_to_fp8_e5m2(b), code) << "e5m2 0x" << std::hex << c;
+    }
+  }
+  // Decoded values are strictly increasing over the positive finite codes (no gaps or overlaps).
+  for (int c = 1; c <= 0x7E; ++c) EXPECT_LT(fp8_e4m3_to_f32(c - 1), fp8_e4m3_to_f32(c)) << c;
+  for (int c = 1; c <= 0x7C; ++c) EXPECT_LT(fp8_e5m2_to_f32(c - 1), fp8_e5m2_to_f32(c)) << c;
+}
+
+// Encoding is round-to-nearest: no code lies closer to x than the one chosen.
+TEST(Fp8Codec, EncodingPicksTheNearestCode) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> mant(1.0f, 2.0f);
+  std::uniform_int_distribution<int> expo(-20, 16);
+  for (int i = 0; i < 20000; ++i) {
+    const float x = std::ldexp(mant(rng), expo(rng)) * (i % 2 ? -1.0f : 1.0f);
+    for (bool e4 : {true, false}) {
+      const float fmax = e4 ? kFp8E4M3Max : kFp8E5M2Max;
+      const float got = e4 ? fp8_e4m3_to_f32(f32_to_fp8_e4m3(x)) : fp8_e5m2_to_f32(f32_to_fp8_e5m2(x));
+      if (std::fabs(x) >= fmax) {
+        EXPECT_EQ(got, std::copysign(fmax, x));
+        continue;
+      }
+      const double err = std::fabs(double(got) - x);
+      for (int c = 0; c < 256; ++c) {
+        const float y = e4 ? fp8_e4m3_to_f32(static_cast<std::uint8_t>(c))
+                           : fp8_e5m2_to_f32(static_cast<std::uint8_t>(c));
+        if (std::isfinite(y)) {
+          ASSERT_LE(err, std::fabs(double(y) - x)) << x;
+        }
+      }
+    }
+  }
+}
+
+TEST(Fp8Codec, RowScaleUsesTheFullRange) {
+  const float x[4] = {0.5f, -3.0f, 1.0f, 0.0f};
+  EXPECT_EQ(fp8_e4m3_row_scale(x, 4), 3.0f / 448.0f);
+  EXPECT_EQ(fp8_e5m2_row_scale(x, 4), 3.0f / 57344.0f);
+  std::uint8_t q[4];
+  encode_fp8_e4m3_row(x, 4, fp8_e4m3_row_scale(x, 4), q);
+  EXPECT_EQ(q[1], 0xFE);  // -max
+  encode_fp8_e5m2_row(x, 4, fp8_e5m2_row_scale(x, 4), q);
+  EXPECT_EQ(q[1], 0xFB);
+  const float zeros[3] = {0.0f, -0.0f, 0.0f};
+  EXPECT_EQ(fp8_e4m3_row_scale(zeros, 3), 0.0f);
+  std::uint8_t z[3] = {9, 9, 9};
+  encode_fp8_e4m3_row(zeros, 3, 0.0f, z);
+  for (std::uint8_t b : z) EXPECT_EQ(b, 0);
+}
+
+TEST(Int4Codec, NibblePackingRoundingAndClamp) {
+  // scale 1: q = x rounded to nearest even, clamped to [-7, 7]; NaN -> 0.
+  const float x[10] = {1.0f, -1.0f, 2.5f, 3.5f, -2.5f, 0.5f, 9.0f, -9.0f,
+                       std::numeric_limits<float>::quiet_NaN(), -7.0f};
+  std::uint8_t b[5];
+  encode_int4_row(x, 10, 1.0f, b);
+  EXPECT_EQ(b[0], 0xF1);  // element 0 (1) low, element 1 (-1 = 0xF) high
+  EXPECT_EQ(b[1], 0x42);  // 2.5 -> 2, 3.5 -> 4
+  EXPECT_EQ(b[2], 0x0E);  // -2.5 -> -2 (0xE), 0.5 -> 0
+  EXPECT_EQ(b[3], 0x97);  // 9 -> 7, -9 -> -7 (0x9)
+  EXPECT_EQ(b[4], 0x90);  // NaN -> 0, -7 -> 0x9
+  const int expect[10] = {1, -1, 2, 4, -2, 0, 7, -7, 0, -7};
+  for (int j = 0; j < 10; ++j) EXPECT_EQ(int4_element(b, j), expect[j]) << j;
+  const std::uint8_t m8 = 0x8F;
+  EXPECT_EQ(int4_element(&m8, 0), -1);
+  EXPECT_EQ(int4_element(&m8, 1), -8);  // decodable, though the encoder never writes -8
+}
+
+TEST(Int4Codec, RowScaleAndZeroRow) {
+  const float x[4] = {0.5f, -3.5f, 1.0f, 0.25f};
+  const float scale = int4_row_scale(x, 4);
+  EXPECT_EQ(scale, 3.5f / 7.0f);
+  std::uint8_t b[2];
+  encode_int4_row(x, 4, scale, b);
+  EXPECT_EQ(int4_element(b, 0), 1);
+  EXPECT_EQ(int4_element(b, 1), -7);
+  EXPECT_EQ(int4_element(b, 2), 2);
+  EXPECT_EQ(int4_element(b, 3), 0);  // 0.5 -> 0 (tie, even)
+  const float zeros[2] = {0.0f, -0.0f};
+  EXPECT_EQ(int4_row_scale(zeros, 2), 0.0f);
+  std::uint8_t z = 0x55;
+  encode_int4_row(zeros, 2, 0.0f, &z);
+  EXPECT_EQ(z, 0);
+}
+
+// Storage rounding bound vs the fp32 original, per element, for a row with scale s = max|x| / F:
+//   fp8: |x^ - x| <= max(2^-(M+1) |x|, 2^(emin-M-1) s)   (half a quantum: relative for normals,
+//        absolute below the smallest normal), hence <= max|x| / 28 (e4m3), / 14 (e5m2);
+//   int4: |x^ - x| <= s / 2 = max|x| / 14.
+// The slack (1 + 2^-20) covers the fp32 division x / s and the multiply by s.
+TEST(LowPrecisionStorage, RoundingBoundVsFp32Original) {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> expo(-30, 10);
+  const double slack = 1.0 + std::ldexp(1.0, -20);
+  for (int row = 0; row < 500; ++row) {
+    std::vector<float> x(64);
+    // Wide dynamic range in a row so small elements reach the fp8 subnormals.
+    for (float& v : x) v = std::ldexp(u(rng), row % 2 ? expo(rng) : 0);
+    float amax = 0;
+    for (float v : x) amax = std::max(amax, std::fabs(v));
+    std::vector<std::uint8_t> q(64);
+    const float s4 = fp8_e4m3_row_scale(x.data(), 64);
+    encode_fp8_e4m3_row(x.data(), 64, s4, q.data());
+    for (int j = 0; j < 64; ++j) {
+      const double err = std::fabs(double(fp8_e4m3_to_f32(q[j])) * s4 - x[j]);
+      ASSERT_LE(err, std::max(std::ldexp(std::fabs(double(x[j])), -4), std::ldexp(double(s4), -10)) * slack);
+      ASSERT_LE(err, amax / 28.0 * slack);
+    }
+    const float s5 = fp8_e5m2_row_scale(x.data(), 64);
+    encode_fp8_e5m2_row(x.data(), 64, s5, q.data());
+    for (int j = 0; j < 64; ++j) {
+      const double err = std::fabs(double(fp8_e5m2_to_f32(q[j])) * s5 - x[j]);
+      ASSERT_LE(err, std::max(std::ldexp(std::fabs(double(x[j])), -3), std::ldexp(double(s5), -17)) * slack);
+      ASSERT_LE(err, amax / 14.0 * slack);
+    }
+    const float si = int4_row_scale(x.data(), 64);
+    encode_int4_row(x.data(), 64, si, q.data());
+    for (int j = 0; j < 64; ++j) {
+      const double err = std::fabs(double(int4_element(q.data(), j)) * si - x[j]);
+      ASSERT_LE(err, amax / 14.0 * slack);
+    }
+  }
 }
 
 }  // namespace

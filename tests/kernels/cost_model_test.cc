@@ -34,6 +34,17 @@ TEST(CostModel, Int8CountsScaleBytes) {
   EXPECT_EQ(a.bytes_written, 2LL * 8 * (128 + 4));
 }
 
+TEST(CostModel, LowPrecisionRowsCountPayloadPlusScale) {
+  const Cost c4 = attention_cost(shape(DType::kI4), 100);
+  EXPECT_EQ(c4.bytes_read, 2LL * 8 * 100 * (64 + 4) + 16 * 128 * 4);
+  EXPECT_EQ(append_cost(shape(DType::kI4)).bytes_written, 2LL * 8 * (64 + 4));
+  for (DType t : {DType::kF8E4M3, DType::kF8E5M2}) {
+    EXPECT_EQ(attention_cost(shape(t), 100).bytes_read, 2LL * 8 * 100 * (128 + 4) + 16 * 128 * 4);
+    EXPECT_EQ(prefill_copy_cost(shape(t), 3).bytes_written, 3LL * 2 * 8 * (128 + 4));
+  }
+  EXPECT_EQ(attention_cost(shape(DType::kI4), 100).flops, attention_cost(shape(DType::kF32), 100).flops);
+}
+
 TEST(CostModel, PrefillAndDecodeStepCompose) {
   const CacheShape s = shape(DType::kF16);
   const Cost p = prefill_copy_cost(s, 10);
