@@ -114,16 +114,18 @@ HWY_INLINE hn::Vec<D> LoadChunk(D df, const Fp8E5M2* p) {
 // e4m3 S.EEEE.MMM sign-extended to 16 bits and shifted left 7 is S.S.EEEE.MMM.0000000; clearing
 // bit 14 gives the fp16 S.0EEEE.MMM0000000, whose value is the e4m3 value * 2^-8 (same bias
 // difference for normals and subnormals). The NaN code S.1111.111 would read as +-1.875 (480,
-// not a finite e4m3 value), so that one value is mapped back to NaN.
+// not an e4m3 value), so those lanes are set to all ones (an fp16 NaN) while still 16 bits wide:
+// half the width and a third cheaper than fixing the fp32 lanes (measured).
 template <class D>
 HWY_INLINE hn::Vec<D> LoadChunk(D df, const Fp8E4M3* p) {
   const hn::Rebind<std::int8_t, D> d8;
   const hn::Rebind<std::int16_t, D> d16;
-  const auto h = hn::And(hn::ShiftLeft<7>(hn::PromoteTo(d16, hn::LoadU(d8, reinterpret_cast<const std::int8_t*>(&p->bits)))),
-                         hn::Set(d16, static_cast<std::int16_t>(0xBFFF)));
-  const auto f = hn::PromoteTo(df, hn::BitCast(hn::Rebind<hwy::float16_t, D>(), h));
-  return hn::IfThenElse(hn::Eq(hn::Abs(f), hn::Set(df, 1.875f)),
-                        hn::Set(df, std::numeric_limits<float>::quiet_NaN()), f);
+  const auto x = hn::ShiftLeft<7>(
+      hn::PromoteTo(d16, hn::LoadU(d8, reinterpret_cast<const std::int8_t*>(&p->bits))));
+  const auto k7f = hn::Set(d16, std::int16_t{0x3F80});  // EEEE.MMM all ones
+  const auto nan = hn::VecFromMask(d16, hn::Eq(hn::And(x, k7f), k7f));
+  const auto h = hn::Or(hn::And(x, hn::Set(d16, static_cast<std::int16_t>(0xBFFF))), nan);
+  return hn::PromoteTo(df, hn::BitCast(hn::Rebind<hwy::float16_t, D>(), h));
 }
 // int4: Lanes(df) / 2 bytes HHHHLLLL -> 16-bit HHHH0000.LLLL0000, i.e. bytes holding 16 * q as
 // int8 in element order; widened and converted. Chunks start at even elements.

@@ -110,22 +110,23 @@ std::uint8_t encode_fp8(float f, const Fp8Format& fmt, std::uint8_t nan_code,
   return static_cast<std::uint8_t>(sign | code);
 }
 
+// Bit assembly, not ldexp: the scalar attention baseline decodes every element through this.
 float decode_fp8(std::uint8_t c, const Fp8Format& fmt) noexcept {
   const int M = fmt.mant_bits;
+  const std::uint32_t sign = static_cast<std::uint32_t>(c & 0x80) << 24;
   const int e = (c & 0x7f) >> M;
-  const int m = c & ((1 << M) - 1);
-  float mag;
-  if (fmt.exp_all_ones == 0 && (c & 0x7f) == 0x7f) {
-    return std::numeric_limits<float>::quiet_NaN();
-  } else if (fmt.exp_all_ones != 0 && e == fmt.exp_all_ones) {
-    if (m != 0) return std::numeric_limits<float>::quiet_NaN();
-    mag = std::numeric_limits<float>::infinity();
-  } else if (e == 0) {
-    mag = std::ldexp(static_cast<float>(m), 1 - fmt.bias - M);
-  } else {
-    mag = std::ldexp(static_cast<float>(m + (1 << M)), e - fmt.bias - M);
+  const std::uint32_t m = c & ((1u << M) - 1);
+  if (fmt.exp_all_ones == 0 ? (c & 0x7f) == 0x7f : e == fmt.exp_all_ones) {
+    if (fmt.exp_all_ones == 0 || m != 0) return std::numeric_limits<float>::quiet_NaN();
+    return std::bit_cast<float>(sign | 0x7f800000u);  // E5M2 infinity
   }
-  return (c & 0x80) ? -mag : mag;
+  if (e == 0) {  // subnormal: m * 2^(1 - bias - M), exact in fp32
+    const float mag = static_cast<float>(m) * std::bit_cast<float>(
+                          static_cast<std::uint32_t>(127 + 1 - fmt.bias - M) << 23);
+    return std::bit_cast<float>(sign | std::bit_cast<std::uint32_t>(mag));
+  }
+  return std::bit_cast<float>(sign | static_cast<std::uint32_t>(e - fmt.bias + 127) << 23 |
+                              m << (23 - M));
 }
 
 }  // namespace
