@@ -8,8 +8,9 @@
 // int4) are folded into the scores (K) and the probabilities (V) so the decode is a plain
 // widening convert. fp8 e5m2 is the top byte of an fp16, so it decodes with the hardware fp16
 // converter; e4m3 becomes the fp16 of value * 2^-8 with two integer ops (subnormals included,
-// exact); int4 nibbles are moved to the top of bytes (16 * q) and widened. The constant factors
-// (2^8, 1/16) are folded into the row scales with the others (kernel "decode units" below).
+// exact); int4 bytes are widened to int32 and each nibble shifted to the top (q * 2^28), two
+// chunks per load. The constant factors (2^8, 2^-28) are folded into the row scales with the
+// others (kernel "decode units" below).
 
 #include "kernels/attention.h"
 
@@ -150,8 +151,8 @@ HWY_INLINE hn::Vec<D> LoadChunk(D df, Int4Ptr p) {
 }
 
 // int4, two chunks at once: Lanes(df) bytes hold 2 * Lanes elements. Widening each byte to an
-// int32 and shifting its low (high) nibble to the top gives the EVEN (ODD) elements as q * 2^28,
-// three integer ops per 2 * Lanes elements instead of eight. Callers pair them with queries and
+// int32 and shifting its low (high) nibble to the top gives the EVEN (ODD) elements as q * 2^28:
+// four integer ops and two converts per 2 * Lanes elements, against 2 x (six and one) in order. Callers pair them with queries and
 // accumulators de-interleaved the same way (ConcatEven / ConcatOdd), since a dot product and an
 // elementwise accumulation do not care about lane order.
 template <class D>
