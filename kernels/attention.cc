@@ -146,7 +146,7 @@ HWY_INLINE hn::Vec<D> LoadChunk(D df, Int4Ptr p) {
                                  hn::Set(d16h, std::uint16_t{0xF0F0}));
     return hn::ConvertTo(df, hn::ShiftLeft<24>(hn::PromoteTo(di32, hn::BitCast(d8, nibbles))));
   } else {
-    return hn::Set(df, 268435456.0f * static_cast<float>(int4_element(p.base, p.elem)));
+    return hn::Set(df, 268435456.0f * static_cast<float>(int4_unpack(p.base, p.elem)));
   }
 }
 
@@ -203,7 +203,7 @@ HWY_INLINE float LoadScalar(const std::int8_t* p) { return static_cast<float>(*p
 HWY_INLINE float LoadScalar(const Fp8E4M3* p) { return fp8_e4m3_to_f32(p->bits) * (1.0f / 256.0f); }
 HWY_INLINE float LoadScalar(const Fp8E5M2* p) { return fp8_e5m2_to_f32(p->bits); }
 HWY_INLINE float LoadScalar(Int4Ptr p) {
-  return 268435456.0f * static_cast<float>(int4_element(p.base, p.elem));
+  return 268435456.0f * static_cast<float>(int4_unpack(p.base, p.elem));
 }
 
 // Byte address of a row pointer (prefetch).

@@ -83,16 +83,16 @@ float max_abs(const float* x, std::int32_t n) noexcept {
 }
 
 // One FP8 format: M mantissa bits, exponent bias, largest finite magnitude code.
-struct Fp8Format {
+struct Fp8Layout {
   int mant_bits;
   int bias;
   int max_code;
   int exp_all_ones;  // biased exponent of E5M2 inf/NaN; 0 (unused) for E4M3
 };
-constexpr Fp8Format kE4M3{3, 7, 0x7E, 0};
-constexpr Fp8Format kE5M2{2, 15, 0x7B, 31};
+constexpr Fp8Layout kE4M3Layout{3, 7, 0x7E, 0};
+constexpr Fp8Layout kE5M2Layout{2, 15, 0x7B, 31};
 
-std::uint8_t encode_fp8(float f, const Fp8Format& fmt, std::uint8_t nan_code,
+std::uint8_t encode_fp8(float f, const Fp8Layout& fmt, std::uint8_t nan_code,
                         std::uint8_t inf_code) noexcept {
   const auto sign = static_cast<std::uint8_t>((std::bit_cast<std::uint32_t>(f) >> 24) & 0x80u);
   if (std::isnan(f)) return static_cast<std::uint8_t>(sign | nan_code);
@@ -111,7 +111,7 @@ std::uint8_t encode_fp8(float f, const Fp8Format& fmt, std::uint8_t nan_code,
 }
 
 // Bit assembly, not ldexp: the scalar attention baseline decodes every element through this.
-float decode_fp8(std::uint8_t c, const Fp8Format& fmt) noexcept {
+float decode_fp8(std::uint8_t c, const Fp8Layout& fmt) noexcept {
   const int M = fmt.mant_bits;
   const std::uint32_t sign = static_cast<std::uint32_t>(c & 0x80) << 24;
   const int e = (c & 0x7f) >> M;
@@ -131,10 +131,10 @@ float decode_fp8(std::uint8_t c, const Fp8Format& fmt) noexcept {
 
 }  // namespace
 
-std::uint8_t f32_to_fp8_e4m3(float f) noexcept { return encode_fp8(f, kE4M3, 0x7f, 0x7e); }
-std::uint8_t f32_to_fp8_e5m2(float f) noexcept { return encode_fp8(f, kE5M2, 0x7e, 0x7c); }
-float fp8_e4m3_to_f32(std::uint8_t code) noexcept { return decode_fp8(code, kE4M3); }
-float fp8_e5m2_to_f32(std::uint8_t code) noexcept { return decode_fp8(code, kE5M2); }
+std::uint8_t f32_to_fp8_e4m3(float f) noexcept { return encode_fp8(f, kE4M3Layout, 0x7f, 0x7e); }
+std::uint8_t f32_to_fp8_e5m2(float f) noexcept { return encode_fp8(f, kE5M2Layout, 0x7e, 0x7c); }
+float fp8_e4m3_to_f32(std::uint8_t code) noexcept { return decode_fp8(code, kE4M3Layout); }
+float fp8_e5m2_to_f32(std::uint8_t code) noexcept { return decode_fp8(code, kE5M2Layout); }
 
 float fp8_e4m3_row_scale(const float* x, std::int32_t n) noexcept {
   return max_abs(x, n) / kFp8E4M3Max;
