@@ -41,7 +41,7 @@ double decode_element(const CacheView& cache, std::int32_t layer, KV kv, std::in
       // Packed two per byte: address the row start and pick the nibble.
       const auto* row = static_cast<const std::uint8_t*>(cache.data) +
                         g.byte_offset(layer, kv, head, pos, 0);
-      return int4_element(row, dim) * scale();
+      return int4_unpack(row, dim) * scale();
     }
   }
   return std::nan("");
