@@ -26,17 +26,25 @@ double decode_element(const CacheView& cache, std::int32_t layer, KV kv, std::in
                       std::int64_t pos, std::int32_t dim) {
   const CacheGeometry& g = *cache.geometry;
   const auto* base = static_cast<const unsigned char*>(cache.data) +
-                     g.byte_offset(layer, kv, head, pos, dim);
+                     (g.shape().dtype == DType::kI4 ? 0 : g.byte_offset(layer, kv, head, pos, dim));
+  const auto scale = [&] {
+    return static_cast<double>(cache.scales[g.scale_index(layer, kv, head, pos)]);
+  };
   switch (g.shape().dtype) {
     case DType::kF32: { float f; std::memcpy(&f, base, 4); return f; }
     case DType::kF16: { std::uint16_t h; std::memcpy(&h, base, 2); return f16_to_f32(h); }
     case DType::kBF16: { std::uint16_t b; std::memcpy(&b, base, 2); return bf16_to_f32(b); }
-    case DType::kI8: {
-      const float scale = cache.scales[g.scale_index(layer, kv, head, pos)];
-      return static_cast<double>(static_cast<std::int8_t>(*base)) * scale;
+    case DType::kI8: return static_cast<double>(static_cast<std::int8_t>(*base)) * scale();
+    case DType::kF8E4M3: return fp8_e4m3_to_f32(*base) * scale();
+    case DType::kF8E5M2: return fp8_e5m2_to_f32(*base) * scale();
+    case DType::kI4: {
+      // Packed two per byte: address the row start and pick the nibble.
+      const auto* row = static_cast<const std::uint8_t*>(cache.data) +
+                        g.byte_offset(layer, kv, head, pos, 0);
+      return int4_unpack(row, dim) * scale();
     }
   }
-  return 0;
+  return std::nan("");
 }
 
 // Largest encoding error the dtype allows for a value of magnitude |x| in a row of max |m|.
@@ -46,6 +54,11 @@ double encode_tolerance(DType t, double x, double row_max) {
     case DType::kF16: return std::fabs(x) * 0x1p-11 + 0x1p-25;
     case DType::kBF16: return std::fabs(x) * 0x1p-8;
     case DType::kI8: return row_max / 127.0 * 0.5 * (1 + 1e-5) + 1e-30;
+    case DType::kI4: return row_max / 7.0 * 0.5 * (1 + 1e-5) + 1e-30;
+    // FP8 rows are scaled so max |x| maps to the format max: half an ulp (3 or 2 mantissa
+    // bits) relative, or half the smallest subnormal step of the scaled format.
+    case DType::kF8E4M3: return std::fabs(x) * 0x1p-4 + row_max / 448.0 * 0x1p-10 + 1e-30;
+    case DType::kF8E5M2: return std::fabs(x) * 0x1p-3 + row_max / 57344.0 * 0x1p-17 + 1e-30;
   }
   return 0;
 }

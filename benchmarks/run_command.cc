@@ -183,8 +183,15 @@ struct RunState {
     const std::int64_t ws = decode_type(e.family) ? c.kv_bytes()
                                                   : cost.bytes_read + cost.bytes_written;
     const std::vector<unsigned>& pus = fixture->pus();
-    const std::string level = ws_level_for(ws, topo->cache_bytes_for(1, pus),
-                                           topo->cache_bytes_for(2, pus), topo->llc_bytes_for(pus));
+    // Where the data is when a step starts: cold flushed it to DRAM; weights streamed the
+    // model's weights through the caches, so KV stays cached only if both fit together.
+    std::int64_t resident = ws;
+    if (c.cache_state == CacheState::kWeights) resident += c.shape.layers * c.weight_bytes_per_layer();
+    const std::string level =
+        c.cache_state == CacheState::kCold
+            ? "DRAM"
+            : ws_level_for(resident, topo->cache_bytes_for(1, pus), topo->cache_bytes_for(2, pus),
+                           topo->llc_bytes_for(pus));
     std::optional<double> ceiling;
     if (const auto c_it = read_ceiling.find(ceiling_group_key(c.threads, c.pin) + "|" + level);
         c_it != read_ceiling.end()) {

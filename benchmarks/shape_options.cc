@@ -22,7 +22,8 @@ po::options_description shape_options() {
       ("intermediate-size", po::value<std::string>(), "MLP intermediate size (weight traffic)")
       ("mlp-matrices", po::value<std::string>(), "MLP weight matrices: 3 gated, 2 plain")
       ("weight-bytes", po::value<std::string>(), "bytes per weight element")
-      ("dtype", po::value<std::string>()->default_value("fp32"), "fp32,fp16,bf16,int8 or all")
+      ("dtype", po::value<std::string>()->default_value("fp32"),
+       "fp32,fp16,bf16,int8,fp8_e4m3,fp8_e5m2,int4; all = the first four, extended = every one")
       ("layout", po::value<std::string>()->default_value("head_major"),
        "head_major,position_major");
   return d;
@@ -68,11 +69,14 @@ SweepSpec sweep_spec_from(const po::variables_map& vm) {
   const std::string dtypes = vm["dtype"].as<std::string>();
   if (dtypes == "all") {
     spec.dtypes.assign(std::begin(kAllDTypes), std::end(kAllDTypes));
+  } else if (dtypes == "extended") {
+    spec.dtypes.assign(std::begin(kExtendedDTypes), std::end(kExtendedDTypes));
   } else {
     for (const std::string& name : split_list(dtypes, "dtype")) {
       DType t;
       if (!parse_dtype(name, &t)) {
-        throw UsageError("bad value '" + name + "' for --dtype: expected fp32, fp16, bf16, int8");
+        throw UsageError("bad value '" + name + "' for --dtype: expected fp32, fp16, bf16, int8, "
+                         "fp8_e4m3, fp8_e5m2, int4, all or extended");
       }
       spec.dtypes.push_back(t);
     }

@@ -46,7 +46,7 @@ std::int64_t DecodeConfig::attended() const {
 
 std::int64_t DecodeConfig::kv_bytes() const {
   const std::int64_t row_bytes =
-      shape.head_dim * static_cast<std::int64_t>(dtype_bytes(dtype)) +
+      dtype_row_bytes(dtype, shape.head_dim) +
       (dtype_has_row_scale(dtype) ? static_cast<std::int64_t>(sizeof(float)) : 0);
   return 2 * shape.layers * shape.kv_heads * attended() * row_bytes;
 }

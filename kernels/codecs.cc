@@ -83,16 +83,16 @@ float max_abs(const float* x, std::int32_t n) noexcept {
 }
 
 // One FP8 format: M mantissa bits, exponent bias, largest finite magnitude code.
-struct Fp8Format {
+struct Fp8Layout {
   int mant_bits;
   int bias;
   int max_code;
   int exp_all_ones;  // biased exponent of E5M2 inf/NaN; 0 (unused) for E4M3
 };
-constexpr Fp8Format kE4M3{3, 7, 0x7E, 0};
-constexpr Fp8Format kE5M2{2, 15, 0x7B, 31};
+constexpr Fp8Layout kE4M3Layout{3, 7, 0x7E, 0};
+constexpr Fp8Layout kE5M2Layout{2, 15, 0x7B, 31};
 
-std::uint8_t encode_fp8(float f, const Fp8Format& fmt, std::uint8_t nan_code,
+std::uint8_t encode_fp8(float f, const Fp8Layout& fmt, std::uint8_t nan_code,
                         std::uint8_t inf_code) noexcept {
   const auto sign = static_cast<std::uint8_t>((std::bit_cast<std::uint32_t>(f) >> 24) & 0x80u);
   if (std::isnan(f)) return static_cast<std::uint8_t>(sign | nan_code);
@@ -110,30 +110,31 @@ std::uint8_t encode_fp8(float f, const Fp8Format& fmt, std::uint8_t nan_code,
   return static_cast<std::uint8_t>(sign | code);
 }
 
-float decode_fp8(std::uint8_t c, const Fp8Format& fmt) noexcept {
+// Bit assembly, not ldexp: the scalar attention baseline decodes every element through this.
+float decode_fp8(std::uint8_t c, const Fp8Layout& fmt) noexcept {
   const int M = fmt.mant_bits;
+  const std::uint32_t sign = static_cast<std::uint32_t>(c & 0x80) << 24;
   const int e = (c & 0x7f) >> M;
-  const int m = c & ((1 << M) - 1);
-  float mag;
-  if (fmt.exp_all_ones == 0 && (c & 0x7f) == 0x7f) {
-    return std::numeric_limits<float>::quiet_NaN();
-  } else if (fmt.exp_all_ones != 0 && e == fmt.exp_all_ones) {
-    if (m != 0) return std::numeric_limits<float>::quiet_NaN();
-    mag = std::numeric_limits<float>::infinity();
-  } else if (e == 0) {
-    mag = std::ldexp(static_cast<float>(m), 1 - fmt.bias - M);
-  } else {
-    mag = std::ldexp(static_cast<float>(m + (1 << M)), e - fmt.bias - M);
+  const std::uint32_t m = c & ((1u << M) - 1);
+  if (fmt.exp_all_ones == 0 ? (c & 0x7f) == 0x7f : e == fmt.exp_all_ones) {
+    if (fmt.exp_all_ones == 0 || m != 0) return std::numeric_limits<float>::quiet_NaN();
+    return std::bit_cast<float>(sign | 0x7f800000u);  // E5M2 infinity
   }
-  return (c & 0x80) ? -mag : mag;
+  if (e == 0) {  // subnormal: m * 2^(1 - bias - M), exact in fp32
+    const float mag = static_cast<float>(m) * std::bit_cast<float>(
+                          static_cast<std::uint32_t>(127 + 1 - fmt.bias - M) << 23);
+    return std::bit_cast<float>(sign | std::bit_cast<std::uint32_t>(mag));
+  }
+  return std::bit_cast<float>(sign | static_cast<std::uint32_t>(e - fmt.bias + 127) << 23 |
+                              m << (23 - M));
 }
 
 }  // namespace
 
-std::uint8_t f32_to_fp8_e4m3(float f) noexcept { return encode_fp8(f, kE4M3, 0x7f, 0x7e); }
-std::uint8_t f32_to_fp8_e5m2(float f) noexcept { return encode_fp8(f, kE5M2, 0x7e, 0x7c); }
-float fp8_e4m3_to_f32(std::uint8_t code) noexcept { return decode_fp8(code, kE4M3); }
-float fp8_e5m2_to_f32(std::uint8_t code) noexcept { return decode_fp8(code, kE5M2); }
+std::uint8_t f32_to_fp8_e4m3(float f) noexcept { return encode_fp8(f, kE4M3Layout, 0x7f, 0x7e); }
+std::uint8_t f32_to_fp8_e5m2(float f) noexcept { return encode_fp8(f, kE5M2Layout, 0x7e, 0x7c); }
+float fp8_e4m3_to_f32(std::uint8_t code) noexcept { return decode_fp8(code, kE4M3Layout); }
+float fp8_e5m2_to_f32(std::uint8_t code) noexcept { return decode_fp8(code, kE5M2Layout); }
 
 float fp8_e4m3_row_scale(const float* x, std::int32_t n) noexcept {
   return max_abs(x, n) / kFp8E4M3Max;

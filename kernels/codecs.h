@@ -40,7 +40,7 @@ void encode_fp8_e5m2_row(const float* x, std::int32_t n, float scale, std::uint8
 float int4_row_scale(const float* x, std::int32_t n) noexcept;
 void encode_int4_row(const float* x, std::int32_t n, float scale, std::uint8_t* out) noexcept;
 // Element j of a packed int4 row, sign-extended (without the scale).
-inline int int4_element(const std::uint8_t* row, std::int64_t j) noexcept {
+inline int int4_unpack(const std::uint8_t* row, std::int64_t j) noexcept {
   const int nibble = (row[j >> 1] >> ((j & 1) * 4)) & 0xF;
   return nibble >= 8 ? nibble - 16 : nibble;
 }

@@ -20,7 +20,7 @@ inline float decode_element(const void* row, DType dtype, std::int64_t j) noexce
     case DType::kF8E4M3: return fp8_e4m3_to_f32(static_cast<const std::uint8_t*>(row)[j]);
     case DType::kF8E5M2: return fp8_e5m2_to_f32(static_cast<const std::uint8_t*>(row)[j]);
     case DType::kI4:
-      return static_cast<float>(int4_element(static_cast<const std::uint8_t*>(row), j));
+      return static_cast<float>(int4_unpack(static_cast<const std::uint8_t*>(row), j));
   }
   return 0.0f;
 }

@@ -2,11 +2,13 @@
 // f32_to_f16 (x86 F16C / AVX-512: round to nearest even, subnormals kept, quiet NaN with the top
 // payload bits); bf16 rounds with integer arithmetic; int8 divides by the row scale and rounds
 // to nearest even, exactly as encode_int8_row does. Remaining elements use the scalar codecs.
-// fp8 and int4 rows are encoded entirely by the scalar codecs (no SIMD encoder yet).
+// int4 quantises like int8 and packs lane pairs into nibbles; fp8 rounds the fp32 bits with
+// integer arithmetic (hardware rounding for the subnormal range).
 #include "kernels/row_encode.h"
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "kernels/codecs.h"
 
@@ -141,24 +143,93 @@ void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,
   }
 }
 
-// fp8 (e4m3 / e5m2) and int4: scalar codecs, one row at a time. dst_stride is in elements.
-void EncodeRowsScalar(const float* src, std::int64_t src_stride, std::uint8_t* dst,
-                      std::int64_t dst_stride, std::int64_t rows, std::int32_t d, DType dtype,
-                      float* scales) {
-  const std::int64_t dst_step = dst_stride * dtype_bits(dtype) / 8;
+// int4: the row scale and the quantisation as int4_row_scale / encode_int4_row compute them
+// (fmax skips NaN; q = nearest-even(x / scale) clamped to [-7, 7]; NaN -> 0), then each pair of
+// int8 lanes (even, odd) becomes one byte (even in the low nibble). dst_stride is in elements.
+void EncodeRowsI4(const float* src, std::int64_t src_stride, std::uint8_t* dst,
+                  std::int64_t dst_stride, std::int64_t rows, std::int32_t d, float* scales) {
+  const hn::ScalableTag<float> df;
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
+  std::int64_t j0 = 0;
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
-    std::uint8_t* o = dst + r * dst_step;
-    if (dtype == DType::kF8E4M3) {
-      scales[r] = fp8_e4m3_row_scale(s, d);
-      encode_fp8_e4m3_row(s, d, scales[r], o);
-    } else if (dtype == DType::kF8E5M2) {
-      scales[r] = fp8_e5m2_row_scale(s, d);
-      encode_fp8_e5m2_row(s, d, scales[r], o);
-    } else {
-      scales[r] = int4_row_scale(s, d);
-      encode_int4_row(s, d, scales[r], o);
+    std::uint8_t* o = dst + r * dst_stride / 2;
+    const float scale = int4_row_scale(s, d);
+    scales[r] = scale;
+    if (scale == 0.0f) {
+      std::memset(o, 0, static_cast<std::size_t>(d / 2));
+      continue;
     }
+    if constexpr (hn::MaxLanes(df) >= 2) {
+      const hn::Rebind<std::int8_t, decltype(df)> di8;
+      const hn::Repartition<std::int16_t, decltype(di8)> di16;  // Lanes / 2: one per output byte
+      const hn::Rebind<std::uint8_t, decltype(di16)> du8;
+      j0 = d / N * N;
+      const auto vscale = hn::Set(df, scale);
+      const auto lo = hn::Set(df, -7.0f), hi = hn::Set(df, 7.0f);
+      for (std::int64_t j = 0; j < j0; j += N) {
+        auto y = hn::Div(hn::LoadU(df, s + j), vscale);
+        y = hn::IfThenZeroElse(hn::IsNaN(y), hn::Min(hi, hn::Max(lo, y)));
+        const auto q8 = hn::DemoteTo(di8, hn::NearestInt(y));
+        const auto u = hn::BitCast(di16, q8);  // (odd << 8) | (even & 0xFF)
+        const auto b = hn::Or(hn::And(u, hn::Set(di16, std::int16_t{0x0F})),
+                              hn::And(hn::ShiftRight<4>(u), hn::Set(di16, std::int16_t{0xF0})));
+        hn::StoreU(hn::DemoteTo(du8, b), du8, o + j / 2);
+      }
+    }
+    if (j0 < d) encode_int4_row(s + j0, static_cast<std::int32_t>(d - j0), scale, o + j0 / 2);
+  }
+}
+
+// fp8 with M mantissa bits and exponent bias B: bit-for-bit f32_to_fp8_* of x / scale. Normal
+// range: nearest-even rounding of the fp32 bits to M mantissa bits after rebiasing the exponent
+// (a mantissa carry rolls into the exponent, as the codes are monotonic); below the smallest
+// normal: nearest-even of |y| * 2^(M - emin) (exact power-of-two scaling, hardware rounding).
+// Then saturation to the largest finite code, infinity (E5M2 only) and NaN, and the sign.
+template <int M, int B, int kMaxCode, int kInfCode, int kNanCode>
+void EncodeRowsFp8(const float* src, std::int64_t src_stride, std::uint8_t* dst,
+                   std::int64_t dst_stride, std::int64_t rows, std::int32_t d, float* scales,
+                   float (*row_scale)(const float*, std::int32_t),
+                   void (*encode_row)(const float*, std::int32_t, float, std::uint8_t*)) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> di;
+  const hn::Rebind<std::uint8_t, decltype(df)> du8;
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
+  const std::int64_t j0 = d / N * N;
+  constexpr int kEmin = 1 - B;
+  constexpr int kShift = 23 - M;
+  const auto min_normal = hn::Set(df, std::ldexp(1.0f, kEmin));
+  const auto sub_mul = hn::Set(df, std::ldexp(1.0f, M - kEmin));
+  const auto rebias = hn::Set(di, (127 - B) << 23);
+  const auto half_m1 = hn::Set(di, (1 << (kShift - 1)) - 1);
+  const auto one = hn::Set(di, 1);
+  const auto max_code = hn::Set(di, kMaxCode);
+  const auto inf = hn::Set(df, std::numeric_limits<float>::infinity());
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* s = src + r * src_stride;
+    std::uint8_t* o = dst + r * dst_stride;
+    const float scale = row_scale(s, d);
+    scales[r] = scale;
+    if (scale == 0.0f) {
+      std::memset(o, 0, static_cast<std::size_t>(d));
+      continue;
+    }
+    const auto vscale = hn::Set(df, scale);
+    for (std::int64_t j = 0; j < j0; j += N) {
+      const auto y = hn::Div(hn::LoadU(df, s + j), vscale);
+      const auto a = hn::Abs(y);
+      const auto bits = hn::Sub(hn::BitCast(di, a), rebias);
+      const auto normal = hn::ShiftRight<kShift>(
+          hn::Add(bits, hn::Add(half_m1, hn::And(hn::ShiftRight<kShift>(bits), one))));
+      const auto sub = hn::NearestInt(hn::Mul(a, sub_mul));
+      auto code = hn::IfThenElse(hn::RebindMask(di, hn::Lt(a, min_normal)), sub,
+                                 hn::Min(normal, max_code));
+      code = hn::IfThenElse(hn::RebindMask(di, hn::Eq(a, inf)), hn::Set(di, kInfCode), code);
+      code = hn::IfThenElse(hn::RebindMask(di, hn::IsNaN(y)), hn::Set(di, kNanCode), code);
+      const auto sign = hn::And(hn::ShiftRight<24>(hn::BitCast(di, y)), hn::Set(di, 0x80));
+      hn::StoreU(hn::DemoteTo(du8, hn::Or(code, sign)), du8, o + j);
+    }
+    if (j0 < d) encode_row(s + j0, static_cast<std::int32_t>(d - j0), scale, o + j0);
   }
 }
 
@@ -178,11 +249,18 @@ void EncodeRows(const float* src, std::int64_t src_stride, void* dst, std::int64
       EncodeRowsI8(src, src_stride, static_cast<std::int8_t*>(dst), dst_stride, rows, d, scales,
                    stream);
       break;
-    case DType::kF8E4M3:
-    case DType::kF8E5M2:
     case DType::kI4:
-      EncodeRowsScalar(src, src_stride, static_cast<std::uint8_t*>(dst), dst_stride, rows, d, dtype,
-                       scales);
+      EncodeRowsI4(src, src_stride, static_cast<std::uint8_t*>(dst), dst_stride, rows, d, scales);
+      break;
+    case DType::kF8E4M3:
+      EncodeRowsFp8<3, 7, 0x7E, 0x7E, 0x7F>(src, src_stride, static_cast<std::uint8_t*>(dst),
+                                             dst_stride, rows, d, scales, fp8_e4m3_row_scale,
+                                             encode_fp8_e4m3_row);
+      break;
+    case DType::kF8E5M2:
+      EncodeRowsFp8<2, 15, 0x7B, 0x7C, 0x7E>(src, src_stride, static_cast<std::uint8_t*>(dst),
+                                              dst_stride, rows, d, scales, fp8_e5m2_row_scale,
+                                              encode_fp8_e5m2_row);
       break;
   }
   if (stream) hwy::FlushStream();

@@ -269,6 +269,19 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
   EXPECT_FALSE(fs::exists(dir_ / "results"));
 }
 
+TEST_F(KvbenchBinary, LowPrecisionDtypesRunAndValidate) {
+  const Result r = run("run --config ci-smoke --benchmarks decode_step,prefill_copy --context 64 "
+                       "--dtype fp8_e4m3,fp8_e5m2,int4 --ceilings none --out low.csv");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const Csv csv = read_csv(dir_ / "low.csv");
+  std::set<std::string> dtypes;
+  for (const auto& row : csv.rows) {
+    dtypes.insert(row.at("dtype"));
+    EXPECT_EQ(row.at("valid"), "1") << row.at("benchmark") << " " << row.at("dtype");
+  }
+  EXPECT_EQ(dtypes, (std::set<std::string>{"fp8_e4m3", "fp8_e5m2", "int4"}));
+}
+
 TEST_F(KvbenchBinary, ValidationFailureMarksRowsAndExitsNonZero) {
   // A 1% error in one output element must be caught, reported and recorded.
   const Result r = run("run --config ci-smoke --benchmarks decode_step --context 64 "

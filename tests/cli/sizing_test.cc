@@ -43,6 +43,14 @@ TEST(Sizing, DtypesAndInt8Scales) {
             58720256 + std::int64_t{2} * 28 * 8 * 1024 * 4);
 }
 
+TEST(Sizing, LowPrecisionDtypes) {
+  const std::int64_t scales = std::int64_t{2} * 28 * 8 * 1024 * 4;
+  EXPECT_EQ(size_kv_cache(qwen(1024, DType::kF8E4M3), machine()).total_bytes, 58720256 + scales);
+  EXPECT_EQ(size_kv_cache(qwen(1024, DType::kF8E5M2), machine()).total_bytes, 58720256 + scales);
+  // int4: two elements per byte.
+  EXPECT_EQ(size_kv_cache(qwen(1024, DType::kI4), machine()).total_bytes, 29360128 + scales);
+}
+
 TEST(Sizing, Llama3_8bAndMhaLlama7b) {
   SizingRequest r = qwen(8192, DType::kBF16);
   r.shape.layers = 32;

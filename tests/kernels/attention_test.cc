@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "hwy/targets.h"
 #include "kernels/cache_write.h"
 #include "kernels/row_access.h"
 #include "tests/kernels/test_cache.h"
@@ -362,6 +363,43 @@ TEST(LowPrecisionDecode, FastKernelDecodesEveryCodeLikeTheCodecs) {
           }
         }
     }
+  }
+}
+
+// Every Highway target compiled in (AVX3, AVX2, SSE4, ... down to scalar), not only the one this
+// machine dispatches to: the encoders must write the same bytes as on the best target (which the
+// write tests check against the scalar codecs) and the fast kernel must match the reference.
+// head_dim 88 gives every target a mix of int4 pairs, single chunks and scalar tails.
+TEST(SimdTarget, EveryCompiledTargetEncodesAndAttendsCorrectly) {
+  const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  ASSERT_FALSE(targets.empty());
+  for (std::int64_t target : targets) std::printf("testing target %s\n", hwy::TargetName(target));
+  for (DType t : kExtendedDTypes) {
+    AttnCase c{88, 77, 16, 4, t, Layout::kPositionMajor, false};
+    std::mt19937 rng(21);
+    std::vector<std::vector<float>> kv;
+    for (int i = 0; i < 4; ++i) kv.push_back(random_floats(4 * 77 * 88, rng));
+    const auto q = random_floats(16 * 88, rng, -3.0f, 3.0f);
+    OwnedCache best(shape_of(c, t, 77));
+    ASSERT_EQ(best.status(), Status::kOk);
+    fill(best, kv, 77);
+    for (std::int64_t target : targets) {
+      hwy::SetSupportedTargetsForTest(target);
+      OwnedCache cache(shape_of(c, t, 77));
+      fill(cache, kv, 77);
+      ASSERT_EQ(std::memcmp(cache.bytes(), best.bytes(), static_cast<std::size_t>(cache.geometry().data_bytes())), 0)
+          << dtype_name(t) << " encoded differently on " << hwy::TargetName(target);
+      ASSERT_EQ(cache.scales(), best.scales()) << dtype_name(t) << " on " << hwy::TargetName(target);
+      const auto ref = reference(cache, 1, 77, q);
+      std::vector<float> out(ref.size());
+      std::vector<float> ws(static_cast<std::size_t>(attention_partial_floats(cache.geometry().shape())));
+      ASSERT_EQ(decode_attention(cache.view(), 1, 77, q.data(), 1.0f / std::sqrt(88.0f), out.data(),
+                                 ws.data()),
+                Status::kOk);
+      EXPECT_STREQ(simd_target_name(), hwy::TargetName(target));
+      EXPECT_LE(max_abs_diff(out, ref), kKernelTol) << dtype_name(t) << " on " << hwy::TargetName(target);
+    }
+    hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
   }
 }
 

@@ -218,6 +218,53 @@ TEST(CacheWriteEncoding, EdgeValuesMatchScalarCodecsBitForBit) {
   }
 }
 
+// fp8 SIMD encoder on the hardest inputs: rows whose max is the format max (so the row scale is
+// exactly 1 and the stored values are the inputs), filled with every positive code's value and
+// every midpoint (a tie) between neighbouring codes, both signs, subnormals included.
+TEST(CacheWriteEncoding, Fp8TiesAndSubnormalsMatchScalarCodecsBitForBit) {
+  for (DType t : {DType::kF8E4M3, DType::kF8E5M2}) {
+    const bool e4 = t == DType::kF8E4M3;
+    const int max_code = e4 ? 0x7E : 0x7B;
+    auto value = [&](int c) {
+      return e4 ? fp8_e4m3_to_f32(static_cast<std::uint8_t>(c)) : fp8_e5m2_to_f32(static_cast<std::uint8_t>(c));
+    };
+    std::vector<float> x;
+    for (int c = 0; c < max_code; ++c) {
+      x.push_back(value(c));
+      x.push_back(0.5f * (value(c) + value(c + 1)));  // exact in fp32
+      x.push_back(-std::nextafter(x.back(), 0.0f));   // just below the tie, negative
+    }
+    const std::int32_t d = 256;
+    CacheShape s;
+    s.layers = 1;
+    s.q_heads = 1;
+    s.kv_heads = 1;
+    s.head_dim = d;
+    s.capacity = static_cast<std::int64_t>((x.size() + d - 2) / (d - 1));
+    s.dtype = t;
+    OwnedCache c(s);
+    ASSERT_EQ(c.status(), Status::kOk);
+    std::vector<float> rows(static_cast<std::size_t>(s.capacity * d), 0.0f);
+    for (std::int64_t p = 0; p < s.capacity; ++p) {
+      rows[static_cast<std::size_t>(p * d)] = value(max_code);  // row max -> scale exactly 1
+      for (std::int32_t j = 1; j < d; ++j) {
+        const std::size_t i = static_cast<std::size_t>(p * (d - 1) + j - 1);
+        if (i < x.size()) rows[static_cast<std::size_t>(p * d + j)] = (j % 3 ? 1.0f : -1.0f) * x[i];
+      }
+    }
+    ASSERT_EQ(prefill_copy(c.view(), 0, 0, s.capacity, rows.data(), rows.data()), Status::kOk);
+    for (std::int64_t p = 0; p < s.capacity; ++p) {
+      float scale = 0;
+      const auto expect = encoded(rows.data() + p * d, d, t, &scale);
+      ASSERT_EQ(scale, 1.0f);
+      const std::uint8_t* got = c.bytes() + c.geometry().byte_offset(0, KV::kKey, 0, p);
+      for (std::int32_t j = 0; j < d; ++j)
+        ASSERT_EQ(got[j], expect[static_cast<std::size_t>(j)])
+            << dtype_name(t) << " value " << rows[static_cast<std::size_t>(p * d + j)];
+    }
+  }
+}
+
 TEST(CacheWriteArgs, BadArgumentsReturnTheRightStatus) {
   CacheShape s;
   s.layers = 2;

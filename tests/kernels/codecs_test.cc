@@ -244,10 +244,10 @@ TEST(Int4Codec, NibblePackingRoundingAndClamp) {
   EXPECT_EQ(b[3], 0x97);  // 9 -> 7, -9 -> -7 (0x9)
   EXPECT_EQ(b[4], 0x90);  // NaN -> 0, -7 -> 0x9
   const int expect[10] = {1, -1, 2, 4, -2, 0, 7, -7, 0, -7};
-  for (int j = 0; j < 10; ++j) EXPECT_EQ(int4_element(b, j), expect[j]) << j;
+  for (int j = 0; j < 10; ++j) EXPECT_EQ(int4_unpack(b, j), expect[j]) << j;
   const std::uint8_t m8 = 0x8F;
-  EXPECT_EQ(int4_element(&m8, 0), -1);
-  EXPECT_EQ(int4_element(&m8, 1), -8);  // decodable, though the encoder never writes -8
+  EXPECT_EQ(int4_unpack(&m8, 0), -1);
+  EXPECT_EQ(int4_unpack(&m8, 1), -8);  // decodable, though the encoder never writes -8
 }
 
 TEST(Int4Codec, RowScaleAndZeroRow) {
@@ -256,10 +256,10 @@ TEST(Int4Codec, RowScaleAndZeroRow) {
   EXPECT_EQ(scale, 3.5f / 7.0f);
   std::uint8_t b[2];
   encode_int4_row(x, 4, scale, b);
-  EXPECT_EQ(int4_element(b, 0), 1);
-  EXPECT_EQ(int4_element(b, 1), -7);
-  EXPECT_EQ(int4_element(b, 2), 2);
-  EXPECT_EQ(int4_element(b, 3), 0);  // 0.5 -> 0 (tie, even)
+  EXPECT_EQ(int4_unpack(b, 0), 1);
+  EXPECT_EQ(int4_unpack(b, 1), -7);
+  EXPECT_EQ(int4_unpack(b, 2), 2);
+  EXPECT_EQ(int4_unpack(b, 3), 0);  // 0.5 -> 0 (tie, even)
   const float zeros[2] = {0.0f, -0.0f};
   EXPECT_EQ(int4_row_scale(zeros, 2), 0.0f);
   std::uint8_t z = 0x55;
@@ -301,7 +301,7 @@ TEST(LowPrecisionStorage, RoundingBoundVsFp32Original) {
     const float si = int4_row_scale(x.data(), 64);
     encode_int4_row(x.data(), 64, si, q.data());
     for (int j = 0; j < 64; ++j) {
-      const double err = std::fabs(double(int4_element(q.data(), j)) * si - x[j]);
+      const double err = std::fabs(double(int4_unpack(q.data(), j)) * si - x[j]);
       ASSERT_LE(err, amax / 14.0 * slack);
     }
   }
