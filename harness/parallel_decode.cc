@@ -12,6 +12,7 @@
 #include "kernels/attention.h"
 #include "kernels/cache_write.h"
 #include "kernels/codecs.h"
+#include "kernels/row_encode.h"
 
 namespace kvb {
 namespace {
@@ -219,37 +220,28 @@ void ParallelDecode::place_and_fill(std::uint64_t seed) {
   Impl& m = *impl_;
   const CacheGeometry& geo = *m.cache.geometry;
   const DType dt = m.shape.dtype;
-  const std::size_t eb = dtype_bytes(dt);
+  // Each worker generates its items' rows in blocks of fp32 and encodes them with the kernels'
+  // SIMD row encoder (every dtype, scales included): first touch by the reader, at memory speed.
+  constexpr std::int64_t kBlockRows = 64;
+  if (dtype_has_row_scale(dt) && !m.cache.scales)
+    throw HarnessError(std::string("parallel decode: ") + dtype_name(dt) + " cache needs a scale array");
   m.pool->run([&](int w) {
-    std::vector<float> row(static_cast<std::size_t>(m.d));
-    std::vector<std::int8_t> q8(static_cast<std::size_t>(m.d));
+    std::vector<float> block(static_cast<std::size_t>(kBlockRows * m.d));
     for (const WorkItem& it : m.workers[static_cast<std::size_t>(w)].items)
       for (int l = 0; l < m.L; ++l)
         for (KV kv : {KV::kKey, KV::kValue})
-          for (std::int64_t t = it.t0; t < it.t1; ++t) {
-            const std::uint64_t rid = ((static_cast<std::uint64_t>(l) * 2 + static_cast<std::uint64_t>(kv)) * m.H +
-                                       static_cast<std::uint64_t>(it.kv_head)) * static_cast<std::uint64_t>(m.shape.capacity) +
-                                      static_cast<std::uint64_t>(t);
-            for (int j = 0; j < m.d; ++j) row[static_cast<std::size_t>(j)] = uniform(seed, rid * static_cast<std::uint64_t>(m.d) + static_cast<std::uint64_t>(j));
-            char* dst = static_cast<char*>(m.cache.data) + geo.byte_offset(l, kv, it.kv_head, t);
-            switch (dt) {
-              case DType::kF32: std::memcpy(dst, row.data(), static_cast<std::size_t>(m.d) * eb); break;
-              case DType::kF16:
-              case DType::kBF16:
-                for (int j = 0; j < m.d; ++j) {
-                  const std::uint16_t h = dt == DType::kF16 ? f32_to_f16(row[static_cast<std::size_t>(j)])
-                                                            : f32_to_bf16(row[static_cast<std::size_t>(j)]);
-                  std::memcpy(dst + j * 2, &h, 2);
-                }
-                break;
-              case DType::kI8: {
-                const float sc = int8_row_scale(row.data(), m.d);
-                encode_int8_row(row.data(), m.d, sc, q8.data());
-                std::memcpy(dst, q8.data(), static_cast<std::size_t>(m.d));
-                if (m.cache.scales) m.cache.scales[geo.scale_index(l, kv, it.kv_head, t)] = sc;
-                break;
-              }
+          for (std::int64_t t0 = it.t0; t0 < it.t1; t0 += kBlockRows) {
+            const std::int64_t rows = std::min(kBlockRows, it.t1 - t0);
+            for (std::int64_t r = 0; r < rows; ++r) {
+              const std::uint64_t rid = ((static_cast<std::uint64_t>(l) * 2 + static_cast<std::uint64_t>(kv)) * m.H +
+                                         static_cast<std::uint64_t>(it.kv_head)) * static_cast<std::uint64_t>(m.shape.capacity) +
+                                        static_cast<std::uint64_t>(t0 + r);
+              float* row = block.data() + r * m.d;
+              for (int j = 0; j < m.d; ++j) row[j] = uniform(seed, rid * static_cast<std::uint64_t>(m.d) + static_cast<std::uint64_t>(j));
             }
+            char* dst = static_cast<char*>(m.cache.data) + geo.byte_offset(l, kv, it.kv_head, t0);
+            float* scales = dtype_has_row_scale(dt) ? m.cache.scales + geo.scale_index(l, kv, it.kv_head, t0) : nullptr;
+            encode_rows(block.data(), m.d, dst, geo.position_stride(), rows, m.d, dt, scales, false);
           }
   });
   const std::uint64_t s2 = mix(seed + 1);
@@ -264,7 +256,7 @@ void ParallelDecode::place_and_fill(std::uint64_t seed) {
 void ParallelDecode::run(Mode mode, std::int64_t steps, CounterSet* counters) {
   Impl& m = *impl_;
   if (steps < 1) return;
-  if (mode != Mode::kAttention && m.shape.dtype == DType::kI8 && !m.cache.scales)
+  if (mode != Mode::kAttention && dtype_has_row_scale(m.shape.dtype) && !m.cache.scales)
     throw HarnessError("parallel decode: int8 cache needs a scale array");
   m.pool->run([&m, mode, steps, counters](int w) {
     if (counters) counters->start(w);
