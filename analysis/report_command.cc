@@ -184,13 +184,16 @@ void headline_section(std::ostream& md, const std::vector<MachineResults>& ms) {
     TextTable t({"dtype", "DRAM 1T GB/s", "% of DRAM ceiling", "DRAM " + nt + " GB/s", "% of DRAM ceiling",
                  "LLC " + nt + " GB/s", "% of L3 ceiling", "kvbench/peer", "rows used"});
     for (const HeadlineRow& r : h.rows) {
-      std::string peers;
+      std::string peers, unmatched;
       for (const PeerMatch& p : r.peers) {
         const std::string where = "ctx " + p.peer->str(Col::context) + " " + p.peer->str(Col::threads) + "T";
-        std::string item = p.speed ? format_number(*p.speed, 3) + "x at " + where
-                                   : "no kvbench row at " + where;
-        peers += (peers.empty() ? "" : "; ") + item;
+        if (p.speed) {
+          peers += (peers.empty() ? "" : "; ") + format_number(*p.speed, 3) + "x at " + where;
+        } else {
+          unmatched += (unmatched.empty() ? "" : ", ") + where;
+        }
       }
+      if (!unmatched.empty()) peers += (peers.empty() ? "" : "; ") + std::string("no kvbench row at ") + unmatched;
       std::string where;
       for (const auto& w : {headline_where("DRAM 1T:", r.dram_one_thread), headline_where("DRAM " + nt + ":", r.dram_max_threads),
                             headline_where("LLC " + nt + ":", r.llc_max_threads)}) {

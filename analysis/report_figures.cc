@@ -129,7 +129,22 @@ ReportFigure roofline(const MachineResults& m, const Range& x, const Range& y) {
     data << "\n\n";
     plots.push_back("datafile index " + std::to_string(block++) + " using 1:2 with points pt " +
                     std::to_string(level_point_type(key.second)) + " ps 1.3 lc rgb \"" + dtype_colour(key.first) +
-                    "\" title " + q(key.first + " in " + (key.second.empty() ? "?" : key.second)));
+                    "\" notitle");
+  }
+  // Legend: colour = dtype, point = cache level (one entry each, not one per combination).
+  std::set<std::string> dtypes, levels;
+  for (const auto& [key, points] : groups) {
+    dtypes.insert(key.first);
+    levels.insert(key.second);
+  }
+  for (const std::string& d : dtypes) {
+    plots.push_back("keyentry with points pt 7 ps 1.3 lc rgb \"" + dtype_colour(d) + "\" title " + q(d.empty() ? "?" : d));
+  }
+  for (const char* level : kLevels) {
+    if (levels.count(level)) {
+      plots.push_back("keyentry with points pt " + std::to_string(level_point_type(level)) +
+                      " ps 1.3 lc rgb \"#555555\" title " + q(std::string("in ") + level));
+    }
   }
   if (block == 0) data << "# no kernel rows\n";
   if (plots.empty()) return {};
@@ -257,6 +272,19 @@ ReportFigure llc_fit(const MachineResults& m, int threads, const std::vector<Ser
       plots.push_back("datafile index " + std::to_string(block++) + " using 1:2" + dtype_series_style(*s.rows.front()) +
                       " title " + q(s.label));
     }
+    for (std::size_t i = 0; i < panel.other_shapes.size(); ++i) {
+      if (panel.other_shapes[i].empty()) continue;
+      data << "# " << panel.title << " " << panel.series[i].label << ": other shapes"
+           << "\n# working_set_bytes gbps context layers q_heads kv_heads\n";
+      for (const ResultRow* r : panel.other_shapes[i]) {
+        data << num(*r->num(Col::working_set_bytes)) << " " << num(*attained_gbps(*r)) << " " << r->str(Col::context)
+             << " " << r->str(Col::layers) << " " << r->str(Col::q_heads) << " " << r->str(Col::kv_heads) << "\n";
+      }
+      data << "\n\n";
+      const bool cold = panel.series[i].rows.front()->str(Col::cache_state) == "cold";
+      plots.push_back("datafile index " + std::to_string(block++) + " using 1:2 with points pt " + (cold ? "6" : "7") +
+                      " ps 0.5 lc rgb \"" + dtype_colour(panel.series[i].rows.front()->str(Col::dtype)) + "\" notitle");
+    }
     const auto ceiling = ceiling_plots(ceilings);
     plots.insert(plots.end(), ceiling.begin(), ceiling.end());
     const auto knees = series_knees(panel.series, cache_levels(m), knee_drop);
@@ -276,8 +304,9 @@ ReportFigure llc_fit(const MachineResults& m, int threads, const std::vector<Ser
   f.machine_id = m.id;
   f.kind = "llc_fit";
   f.caption = "LLC fit of " + m.label + " at " + threads_text(threads) +
-              ": attained bandwidth of every decode shape and run against its KV working set, one line per dtype "
-              "and cache state (hollow dotted: cold); horizontal lines are the measured L3 and DRAM read ceilings "
+              ": attained bandwidth against KV working set, one line per dtype and cache state through the KV shape "
+              "with the most working sets (runs pooled; hollow dotted: cold), small dots the other shapes measured; "
+              "horizontal lines are the measured L3 and DRAM read ceilings "
               "at that thread count" + missing_ceilings_note(ceilings, threads) +
               ", dashed verticals the per-core L2 and the LLC, circles the knees.";
   f.figure = {"llc_fit_" + m.id, "LLC fit, " + m.label, 1150, 140 + 480 * rows, data.str(), body.str()};
@@ -300,15 +329,18 @@ ReportFigure context_figure(const MachineResults& m, int threads, const std::vec
        << "  set ylabel \"attained bandwidth (GB/s, log scale)\"\n";
   for (const SeriesPanel& panel : panels) {
     std::vector<std::string> plots;
+    std::map<std::string, std::size_t> colour_of_shape;  // warm and cold of one shape share a colour
     for (std::size_t i = 0; i < panel.series.size(); ++i) {
       const ResultSeries& s = panel.series[i];
+      const std::string shape = s.label.substr(0, s.label.rfind(' '));
+      const std::size_t colour = colour_of_shape.emplace(shape, colour_of_shape.size()).first->second;
       data << "# " << panel.title << " " << s.label << "\n# context gbps working_set_bytes tokens_per_s\n";
       for (const ResultRow* r : s.rows) {
         data << num(*r->num(Col::context)) << " " << num(*attained_gbps(*r)) << " "
              << num(r->num_or(Col::working_set_bytes, NAN)) << " " << num(r->num_or(Col::tokens_per_s, NAN)) << "\n";
       }
       data << "\n\n";
-      plots.push_back("datafile index " + std::to_string(block++) + " using 1:2" + series_style(i, *s.rows.front()) +
+      plots.push_back("datafile index " + std::to_string(block++) + " using 1:2" + series_style(colour, *s.rows.front()) +
                       " title " + q(s.label));
     }
     const auto ceiling = ceiling_plots(ceilings);
@@ -457,12 +489,14 @@ std::vector<ReportFigure> build_report_figures(const std::vector<MachineResults>
       if (!sel.context.empty()) ctx_gbps.add(c.gbps);
     }
     for (const auto& p : sel.llc) {
-      for (const auto& s : p.series) {
-        for (const ResultRow* r : s.rows) {
+      auto add = [&](const std::vector<const ResultRow*>& rows) {
+        for (const ResultRow* r : rows) {
           ws.add(*r->num(Col::working_set_bytes));
           llc_gbps.add(*attained_gbps(*r));
         }
-      }
+      };
+      for (const auto& s : p.series) add(s.rows);
+      for (const auto& rows : p.other_shapes) add(rows);
     }
     for (const auto& p : sel.context) {
       for (const auto& s : p.series) {

@@ -85,9 +85,12 @@ std::vector<SeriesPanel> split_panels(std::vector<SeriesPanel> panels, std::size
     }
     const std::size_t parts = (p.series.size() + max_series - 1) / max_series;
     for (std::size_t i = 0; i < parts; ++i) {
-      SeriesPanel part{p.title + " (" + std::to_string(i + 1) + "/" + std::to_string(parts) + ")", {}};
+      SeriesPanel part{p.title + " (" + std::to_string(i + 1) + "/" + std::to_string(parts) + ")", {}, {}};
       const std::size_t begin = i * max_series, end = std::min(p.series.size(), begin + max_series);
       part.series.assign(p.series.begin() + begin, p.series.begin() + end);
+      if (!p.other_shapes.empty()) {
+        part.other_shapes.assign(p.other_shapes.begin() + begin, p.other_shapes.begin() + end);
+      }
       out.push_back(std::move(part));
     }
   }
@@ -95,32 +98,60 @@ std::vector<SeriesPanel> split_panels(std::vector<SeriesPanel> panels, std::size
 }
 
 std::vector<SeriesPanel> llc_fit_panels(const MachineResults& m, int threads, std::size_t max_series) {
+  auto family = [](const ResultRow& r) {
+    return r.str(Col::benchmark) + "|" + r.str(Col::dtype) + "|" + r.str(Col::cache_state) + "|" + r.str(Col::layout);
+  };
   Grouping g;
   g.include = [threads](const ResultRow& r) {
     return is_decode_kernel(r) && r.num_or(Col::threads, 0) == threads && r.num(Col::working_set_bytes);
   };
-  g.key = [](const ResultRow& r) {
-    return r.str(Col::benchmark) + "|" + r.str(Col::dtype) + "|" + r.str(Col::cache_state) + "|" + r.str(Col::layout);
-  };
+  g.key = [&](const ResultRow& r) { return family(r) + "|" + shape_label(r); };
   g.label = [](const ResultRow& r) {
     std::string s = r.str(Col::dtype) + " " + r.str(Col::cache_state);
     if (!r.str(Col::layout).empty() && r.str(Col::layout) != "head_major") s += " " + r.str(Col::layout);
-    return s;
+    return s + " (" + shape_label(r) + ")";
   };
   g.x = Col::working_set_bytes;
-  auto series = group_rows(m, g);
-  std::stable_sort(series.begin(), series.end(), [](const ResultSeries& a, const ResultSeries& b) {
-    const ResultRow &ra = *a.rows.front(), &rb = *b.rows.front();
-    return std::make_tuple(ra.str(Col::benchmark) != "decode_step", ra.str(Col::benchmark), dtype_rank(ra.str(Col::dtype)),
-                           cache_state_rank(ra.str(Col::cache_state))) <
-           std::make_tuple(rb.str(Col::benchmark) != "decode_step", rb.str(Col::benchmark), dtype_rank(rb.str(Col::dtype)),
-                           cache_state_rank(rb.str(Col::cache_state)));
-  });
+  // Per family: the shape series with the most working sets draws the line.
+  std::vector<std::string> families;
+  std::map<std::string, std::vector<ResultSeries>> by_family;
+  for (ResultSeries& s : group_rows(m, g)) {
+    const std::string f = family(*s.rows.front());
+    if (!by_family.count(f)) families.push_back(f);
+    by_family[f].push_back(std::move(s));
+  }
+  struct Chosen {
+    ResultSeries series;
+    std::vector<const ResultRow*> others;
+  };
+  std::vector<Chosen> chosen;
+  for (const std::string& f : families) {
+    auto& shapes = by_family[f];
+    auto rank = [](const ResultSeries& s) {
+      return std::make_pair(s.rows.size(), s.rows.back()->num_or(Col::working_set_bytes, 0));
+    };
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < shapes.size(); ++i) {
+      if (rank(shapes[i]) > rank(shapes[best])) best = i;
+    }
+    Chosen c{shapes[best], {}};
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      if (i != best) c.others.insert(c.others.end(), shapes[i].rows.begin(), shapes[i].rows.end());
+    }
+    chosen.push_back(std::move(c));
+  }
+  auto order = [](const Chosen& c) {
+    const ResultRow& r = *c.series.rows.front();
+    return std::make_tuple(r.str(Col::benchmark) != "decode_step", r.str(Col::benchmark), dtype_rank(r.str(Col::dtype)),
+                           r.str(Col::dtype), cache_state_rank(r.str(Col::cache_state)), r.str(Col::layout));
+  };
+  std::stable_sort(chosen.begin(), chosen.end(), [&](const Chosen& a, const Chosen& b) { return order(a) < order(b); });
   std::vector<SeriesPanel> panels;
-  for (ResultSeries& s : series) {
-    const std::string& bench = s.rows.front()->str(Col::benchmark);
-    if (panels.empty() || panels.back().title != bench) panels.push_back({bench, {}});
-    panels.back().series.push_back(std::move(s));
+  for (Chosen& c : chosen) {
+    const std::string& bench = c.series.rows.front()->str(Col::benchmark);
+    if (panels.empty() || panels.back().title != bench) panels.push_back({bench, {}, {}});
+    panels.back().series.push_back(std::move(c.series));
+    panels.back().other_shapes.push_back(std::move(c.others));
   }
   return split_panels(std::move(panels), max_series);
 }
@@ -153,7 +184,7 @@ std::vector<SeriesPanel> context_panels(const MachineResults& m, int threads, st
   std::vector<SeriesPanel> panels;
   for (ResultSeries& s : series) {
     const std::string& dtype = s.rows.front()->str(Col::dtype);
-    if (panels.empty() || panels.back().title != dtype) panels.push_back({dtype, {}});
+    if (panels.empty() || panels.back().title != dtype) panels.push_back({dtype, {}, {}});
     panels.back().series.push_back(std::move(s));
   }
   return split_panels(std::move(panels), max_series);
