@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "analysis/ceiling_table.h"
+#include "analysis/headline.h"
 #include "analysis/input_error.h"
 #include "analysis/knee_detection.h"
 #include "analysis/machine_results.h"
@@ -133,46 +135,78 @@ void machines_section(std::ostream& md, const std::vector<MachineResults>& ms) {
 }
 
 void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
-  // "benchmark|level|threads" -> per machine, the best median over the level's buffer sizes.
-  std::map<std::string, std::vector<std::optional<double>>> best;
-  std::vector<std::string> order;
-  for (std::size_t i = 0; i < ms.size(); ++i) {
-    for (const ResultRow& r : ms[i].summaries) {
-      if (!r.is_ceiling()) continue;
-      const std::string key = r.str(Col::benchmark) + "|" + r.str(Col::ws_level) + "|" + r.str(Col::threads);
-      if (!best.count(key)) {
-        best[key].assign(ms.size(), std::nullopt);
-        order.push_back(key);
-      }
-      std::optional<double> v;
-      if (r.str(Col::benchmark) == "ceiling_fma") {
-        v = ms[i].fma_peak(static_cast<int>(r.num_or(Col::threads, 0)));
-      } else {
-        v = attained_gbps(r);
-      }
-      auto& cell = best[key][i];
-      if (v && (!cell || *v > *cell)) cell = v;
+  md << "## Measured ceilings\n\nBest median over the buffer sizes of each level, per thread count. GB/s "
+        "(decimal) for bandwidth ceilings, GFLOP/s for `ceiling_fma`.\n\n";
+  bool any = false;
+  for (const auto& m : ms) {
+    const CeilingPivot p = pivot_ceilings(m);
+    if (p.rows.empty()) continue;
+    any = true;
+    std::vector<std::string> header = {"ceiling", "level", "unit"};
+    for (int t : p.threads) header.push_back(std::to_string(t) + (t == 1 ? " thread" : " threads"));
+    TextTable t(header);
+    for (const auto& row : p.rows) {
+      std::vector<std::string> cells = {md_escape(row.benchmark), row.level.empty() ? "-" : row.level,
+                                        row.benchmark == "ceiling_fma" ? "GFLOP/s" : "GB/s"};
+      for (const auto& v : row.values) cells.push_back(v ? format_number(*v, 4) : "");
+      t.add_row(cells);
     }
+    md << "### " << m.id << ": " << md_escape(m.label) << "\n\n" << t.markdown() << "\n";
   }
-  md << "## Measured ceilings\n\nBest median over the buffer sizes of each level. GB/s (decimal) for "
-        "bandwidth ceilings, GFLOP/s for `ceiling_fma`.\n\n";
-  if (order.empty()) {
-    md << "No ceiling rows in the input: roofs and % of ceiling are not available.\n\n";
-    return;
+  if (!any) md << "No ceiling rows in the input: roofs and % of ceiling are not available.\n\n";
+}
+
+std::string headline_value(const HeadlinePoint& p) { return p.gbps ? format_number(*p.gbps, 4) : "not run"; }
+
+std::string headline_pct(const HeadlinePoint& p) {
+  if (!p.row) return "";
+  return p.pct_of_ceiling ? format_number(*p.pct_of_ceiling, 3) + "%" : "no ceiling";
+}
+
+std::string headline_where(const std::string& name, const HeadlinePoint& p) {
+  if (!p.row) return "";
+  return name + " " + shape_of(*p.row) + " ctx " + p.row->str(Col::context) +
+         (p.row->str(Col::cache_state) == "warm" ? "" : " " + p.row->str(Col::cache_state));
+}
+
+void headline_section(std::ostream& md, const std::vector<MachineResults>& ms) {
+  md << "## Headline\n\n`decode_step` bandwidth where the KV cache lives in DRAM (at 1 thread and at the most "
+        "threads run) and in the LLC (most threads), as GB/s and % of the measured read ceiling at that level "
+        "and thread count. Each cell is the valid row with the largest working set at that level (the most "
+        "memory-bound case measured; shape and context in the last column). kvbench/peer = peer time / "
+        "kvbench time for peer rows of the same dtype, shape, context and threads (> 1: kvbench faster).\n\n";
+  bool any = false;
+  for (const auto& m : ms) {
+    const Headline h = build_headline(m);
+    if (h.rows.empty()) continue;
+    any = true;
+    const std::string nt = std::to_string(h.max_threads) + "T";
+    TextTable t({"dtype", "DRAM 1T GB/s", "% of DRAM ceiling", "DRAM " + nt + " GB/s", "% of DRAM ceiling",
+                 "LLC " + nt + " GB/s", "% of L3 ceiling", "kvbench/peer", "rows used"});
+    for (const HeadlineRow& r : h.rows) {
+      std::string peers, unmatched;
+      for (const PeerMatch& p : r.peers) {
+        const std::string where = "ctx " + p.peer->str(Col::context) + " " + p.peer->str(Col::threads) + "T";
+        if (p.speed) {
+          peers += (peers.empty() ? "" : "; ") + format_number(*p.speed, 3) + "x at " + where;
+        } else {
+          unmatched += (unmatched.empty() ? "" : ", ") + where;
+        }
+      }
+      if (!unmatched.empty()) peers += (peers.empty() ? "" : "; ") + std::string("no kvbench row at ") + unmatched;
+      std::string where;
+      for (const auto& w : {headline_where("DRAM 1T:", r.dram_one_thread), headline_where("DRAM " + nt + ":", r.dram_max_threads),
+                            headline_where("LLC " + nt + ":", r.llc_max_threads)}) {
+        if (!w.empty()) where += (where.empty() ? "" : "; ") + w;
+      }
+      t.add_row({r.dtype, headline_value(r.dram_one_thread), headline_pct(r.dram_one_thread),
+                 headline_value(r.dram_max_threads), headline_pct(r.dram_max_threads),
+                 headline_value(r.llc_max_threads), headline_pct(r.llc_max_threads),
+                 peers.empty() ? "no peer rows" : peers, where});
+    }
+    md << "### " << m.id << ": " << md_escape(m.label) << "\n\n" << t.markdown() << "\n";
   }
-  std::vector<std::string> header = {"ceiling", "level", "threads"};
-  for (const auto& m : ms) header.push_back(m.id);
-  TextTable t(header);
-  for (const auto& key : order) {
-    std::vector<std::string> row;
-    std::stringstream ss(key);
-    for (std::string part; std::getline(ss, part, '|');) row.push_back(part);
-    row.resize(3);
-    row[0] = md_escape(row[0]);
-    for (const auto& v : best[key]) row.push_back(v ? format_number(*v, 4) : "");
-    t.add_row(row);
-  }
-  md << t.markdown() << "\n";
+  if (!any) md << "No decode\\_step rows in the input.\n\n";
 }
 
 void configurations_section(std::ostream& md, const std::vector<MachineResults>& ms) {
@@ -297,7 +331,9 @@ void peers_section(std::ostream& md, const std::vector<MachineResults>& ms) {
       if (!peer.is_peer()) continue;
       bool matched = false;
       for (const ResultRow& ours : m.summaries) {
-        if (ours.is_peer() || ours.is_ceiling() || join_columns(ours, shape) != join_columns(peer, shape)) continue;
+        // Peers implement decode attention: compare them with kvbench's decode kernels only.
+        const bool decode = ours.str(Col::benchmark) == "decode_step" || ours.str(Col::benchmark) == "attention";
+        if (!decode || join_columns(ours, shape) != join_columns(peer, shape)) continue;
         matched = true;
         const auto gp = attained_gbps(peer), go = attained_gbps(ours);
         const double ns_peer = peer.num_or(Col::ns_per_step, NAN), ns_ours = ours.num_or(Col::ns_per_step, NAN);
@@ -359,6 +395,7 @@ int report_main(int argc, char** argv) {
     for (std::size_t i = 0; i < o.inputs.size(); ++i) md << (i ? ", " : "") << "`" << o.inputs[i] << "`";
     md << " (" << rows.size() << " rows, " << machines.size() << " machine" << (machines.size() == 1 ? "" : "s")
        << ").\n\n";
+    headline_section(md, machines);
     machines_section(md, machines);
     ceilings_section(md, machines);
     md << "## Figures\n\nEach figure has an SVG, a PNG, its gnuplot script (`.gp`) and data (`.dat`) in "

@@ -9,6 +9,7 @@
 
 #include "analysis/result_series.h"
 #include "analysis/roofline.h"
+#include "analysis/series_selection.h"
 #include "analysis/text_table.h"
 
 namespace kvb {
@@ -60,24 +61,6 @@ struct Range {
     return "[" + num(lo / pad) + ":" + num(hi * pad) + "]";
   }
 };
-
-// Vertical cache-size markers for working-set axes.
-std::string cache_markers(const MachineResults& m) {
-  std::ostringstream s;
-  int tag = 1;
-  auto marker = [&](const std::string& name, std::optional<double> bytes) {
-    if (!bytes || *bytes <= 0) return;
-    s << "  set arrow " << tag << " from " << num(*bytes) << ", graph 0 to " << num(*bytes)
-      << ", graph 1 nohead dt 2 lw 1.5 lc rgb \"#555555\" front\n";
-    s << "  set label " << tag << " " << q(name + " " + format_bytes(*bytes)) << " at " << num(*bytes)
-      << ", graph 0.97 rotate by 90 right offset -1.2,0 tc rgb \"#555555\" font \",9\" front noenhanced\n";
-    ++tag;
-  };
-  marker("L1d", m.l1d_bytes);
-  marker("L2", m.l2_bytes);
-  marker("LLC", m.llc_bytes);
-  return s.str();
-}
 
 // Tics at powers of 4 bytes (16 KiB, 64 KiB, ...) labelled in binary units.
 std::string bytes_tics(const Range& r, double pad) {
@@ -146,7 +129,22 @@ ReportFigure roofline(const MachineResults& m, const Range& x, const Range& y) {
     data << "\n\n";
     plots.push_back("datafile index " + std::to_string(block++) + " using 1:2 with points pt " +
                     std::to_string(level_point_type(key.second)) + " ps 1.3 lc rgb \"" + dtype_colour(key.first) +
-                    "\" title " + q(key.first + " in " + (key.second.empty() ? "?" : key.second)));
+                    "\" notitle");
+  }
+  // Legend: colour = dtype, point = cache level (one entry each, not one per combination).
+  std::set<std::string> dtypes, levels;
+  for (const auto& [key, points] : groups) {
+    dtypes.insert(key.first);
+    levels.insert(key.second);
+  }
+  for (const std::string& d : dtypes) {
+    plots.push_back("keyentry with points pt 7 ps 1.3 lc rgb \"" + dtype_colour(d) + "\" title " + q(d.empty() ? "?" : d));
+  }
+  for (const char* level : kLevels) {
+    if (levels.count(level)) {
+      plots.push_back("keyentry with points pt " + std::to_string(level_point_type(level)) +
+                      " ps 1.3 lc rgb \"#555555\" title " + q(std::string("in ") + level));
+    }
   }
   if (block == 0) data << "# no kernel rows\n";
   if (plots.empty()) return {};
@@ -163,212 +161,271 @@ ReportFigure roofline(const MachineResults& m, const Range& x, const Range& y) {
   return f;
 }
 
-ReportFigure llc_fit(const MachineResults& m, const std::vector<ResultSeries>& series,
-                     const std::vector<ResultSeries>& ceilings, const Range& ws, const Range& gbps, const Range& ns,
-                     double knee_drop) {
-  if (series.empty() && ceilings.empty()) return {};
-  std::ostringstream data, top, bottom;
-  std::vector<std::string> top_plots, bottom_plots;
-  int block = 0;
-  auto add_series = [&](const ResultSeries& s, const std::string& style, const std::string& title) {
-    data << "# " << s.label << "\n# working_set_bytes gbps ns_per_step\n";
-    for (const ResultRow* r : s.rows) {
-      const auto w = r->num(Col::working_set_bytes);
-      const auto g = attained_gbps(*r);
-      if (w && g) data << num(*w) << " " << num(*g) << " " << num(r->num_or(Col::ns_per_step, NAN)) << "\n";
+// 1-2-5 tics for a log axis over [lo, hi], so a few decades stay readable.
+std::string log_tics(const char* axis, double lo, double hi) {
+  std::string tics;
+  for (double decade = std::pow(10.0, std::floor(std::log10(lo))); decade <= hi; decade *= 10) {
+    for (double m : {1.0, 2.0, 5.0}) {
+      const double v = decade * m;
+      if (v >= lo && v <= hi) tics += (tics.empty() ? "" : ", ") + q(format_number(v, 3)) + " " + num(v);
     }
-    data << "\n\n";
-    top_plots.push_back("datafile index " + std::to_string(block) + " using 1:2" + style + " title " + q(title));
-    bottom_plots.push_back("datafile index " + std::to_string(block) + " using 1:3" + style + " notitle");
-    ++block;
+  }
+  return "  set " + std::string(axis) + "tics (" + tics + ")\n";
+}
+
+std::string threads_text(int t) { return std::to_string(t) + (t == 1 ? " thread" : " threads"); }
+
+// Vertical markers for L2 (per core) and the LLC, where they fall inside the x range.
+std::string cache_markers(const MachineResults& m, const Range& x, double pad) {
+  std::ostringstream s;
+  int tag = 1;
+  auto marker = [&](const std::string& name, std::optional<double> bytes) {
+    if (!bytes || *bytes < x.lo / pad || *bytes > x.hi * pad) return;
+    s << "  set arrow " << tag << " from " << num(*bytes) << ", graph 0 to " << num(*bytes)
+      << ", graph 1 nohead dt 2 lw 1.5 lc rgb \"#555555\" front\n";
+    s << "  set label " << tag << " " << q(name + " " + format_bytes(*bytes)) << " at " << num(*bytes)
+      << ", graph 0.97 rotate by 90 right offset -1.0,0 tc rgb \"#555555\" font \",9\" front noenhanced\n";
+    ++tag;
   };
-  for (std::size_t i = 0; i < series.size(); ++i) {
-    add_series(series[i],
-               " with linespoints pt 7 ps 0.8 lw 1.5 lc rgb \"" + std::string(kPalette[i % kPaletteSize]) + "\" dt " +
-                   std::to_string(1 + i / kPaletteSize),
-               series[i].label);
+  marker("L2/core", m.l2_bytes);
+  marker("LLC", m.llc_bytes);
+  return s.str();
+}
+
+std::string plot_command(const std::vector<std::string>& plots) {
+  std::string s = "  plot ";
+  for (std::size_t i = 0; i < plots.size(); ++i) s += (i ? ", \\\n       " : "") + plots[i];
+  return s + "\n";
+}
+
+// Horizontal read-ceiling references at the figure's thread count.
+struct CeilingLine {
+  std::string level;
+  double gbps;
+};
+
+std::vector<CeilingLine> ceiling_lines(const MachineResults& m, int threads) {
+  std::vector<CeilingLine> out;
+  for (const char* level : {"L3", "DRAM"}) {
+    if (auto bw = m.read_roof(level, threads)) out.push_back({level, *bw});
   }
-  // The read-ceiling sweeps show the cache plateaus of the hardware itself.
-  for (std::size_t i = 0; i < ceilings.size(); ++i) {
-    add_series(ceilings[i],
-               " with linespoints pt 4 ps 0.8 lw 1.5 lc rgb \"#444444\" dt " + std::to_string(2 + i % 4),
-               ceilings[i].label + " (reference)");
+  return out;
+}
+
+std::vector<std::string> ceiling_plots(const std::vector<CeilingLine>& lines) {
+  std::vector<std::string> plots;
+  for (const auto& c : lines) {
+    plots.push_back(num(c.gbps) + " with lines lw 2 dt " + (c.level == "DRAM" ? "2" : "4") +
+                    " lc rgb \"#333333\" title " + q(c.level + " read ceiling " + format_number(c.gbps, 3) + " GB/s"));
   }
-  auto all_series = series;
-  all_series.insert(all_series.end(), ceilings.begin(), ceilings.end());
-  const auto knees = series_knees(all_series, cache_levels(m), knee_drop);
-  data << "# knees: last working set before a drop of >= " << format_percent(knee_drop, 0)
-       << "\n# working_set_bytes gbps ns_per_step\n";
-  for (const auto& k : knees) {
-    const ResultRow* before = nullptr;
-    for (const ResultRow* r : k.series->rows) {
-      if (r->num_or(Col::working_set_bytes, -1) == k.knee.working_set_bytes) before = r;
+  return plots;
+}
+
+std::string missing_ceilings_note(const std::vector<CeilingLine>& lines, int threads) {
+  if (lines.size() == 2) return "";
+  return " (no L3/DRAM read ceiling measured at " + threads_text(threads) + ")";
+}
+
+std::string series_style(std::size_t index, const ResultRow& first) {
+  const bool cold = first.str(Col::cache_state) == "cold";
+  return " with linespoints pt " + std::string(cold ? "6" : "7") + " ps 0.9 lw 2 lc rgb \"" +
+         kPalette[index % kPaletteSize] + "\" dt " + (cold ? "3" : "1");
+}
+
+// Series colour by dtype where a panel mixes dtypes, so the same dtype keeps its colour.
+std::string dtype_series_style(const ResultRow& first) {
+  const bool cold = first.str(Col::cache_state) == "cold";
+  return " with linespoints pt " + std::string(cold ? "6" : "7") + " ps 0.9 lw 2 lc rgb \"" +
+         dtype_colour(first.str(Col::dtype)) + "\" dt " + (cold ? "3" : "1");
+}
+
+std::pair<int, int> grid_for(std::size_t panels) {
+  const int cols = panels > 1 ? 2 : 1;
+  return {static_cast<int>((panels + cols - 1) / cols), cols};
+}
+
+ReportFigure llc_fit(const MachineResults& m, int threads, const std::vector<SeriesPanel>& panels, const Range& ws,
+                     const Range& gbps, double knee_drop) {
+  if (panels.empty()) return {};
+  const auto ceilings = ceiling_lines(m, threads);
+  std::ostringstream data, body;
+  int block = 0;
+  const int rows = static_cast<int>(panels.size());
+  body << "  set multiplot layout " << rows << ",1 title "
+       << q("LLC fit: " + m.label + ", " + threads_text(threads)) << " noenhanced\n"
+       << "  set logscale xy\n" << bytes_tics(ws, 1.6) << "  set xrange " << ws.gnuplot(1.6) << "\n"
+       << "  set yrange " << gbps.gnuplot(1.3) << "\n" << log_tics("y", gbps.lo / 1.3, gbps.hi * 1.3)
+       << cache_markers(m, ws, 1.6)
+       << "  set key outside right top vertical Left reverse noenhanced box width 1\n"
+       << "  set xlabel \"KV working set (bytes, log scale)\"\n"
+       << "  set ylabel \"attained bandwidth (GB/s, log scale)\"\n";
+  for (const SeriesPanel& panel : panels) {
+    std::vector<std::string> plots;
+    for (std::size_t i = 0; i < panel.series.size(); ++i) {
+      const ResultSeries& s = panel.series[i];
+      data << "# " << panel.title << " " << s.label << "\n# working_set_bytes gbps context layers\n";
+      for (const ResultRow* r : s.rows) {
+        data << num(*r->num(Col::working_set_bytes)) << " " << num(*attained_gbps(*r)) << " "
+             << r->str(Col::context) << " " << r->str(Col::layers) << "\n";
+      }
+      data << "\n\n";
+      plots.push_back("datafile index " + std::to_string(block++) + " using 1:2" + dtype_series_style(*s.rows.front()) +
+                      " title " + q(s.label));
     }
-    data << num(k.knee.working_set_bytes) << " " << num(k.knee.gbps_before) << " "
-         << num(before ? before->num_or(Col::ns_per_step, NAN) : NAN) << "\n";
+    for (std::size_t i = 0; i < panel.other_shapes.size(); ++i) {
+      if (panel.other_shapes[i].empty()) continue;
+      data << "# " << panel.title << " " << panel.series[i].label << ": other shapes"
+           << "\n# working_set_bytes gbps context layers q_heads kv_heads\n";
+      for (const ResultRow* r : panel.other_shapes[i]) {
+        data << num(*r->num(Col::working_set_bytes)) << " " << num(*attained_gbps(*r)) << " " << r->str(Col::context)
+             << " " << r->str(Col::layers) << " " << r->str(Col::q_heads) << " " << r->str(Col::kv_heads) << "\n";
+      }
+      data << "\n\n";
+      const bool cold = panel.series[i].rows.front()->str(Col::cache_state) == "cold";
+      plots.push_back("datafile index " + std::to_string(block++) + " using 1:2 with points pt " + (cold ? "6" : "7") +
+                      " ps 0.5 lc rgb \"" + dtype_colour(panel.series[i].rows.front()->str(Col::dtype)) + "\" notitle");
+    }
+    const auto ceiling = ceiling_plots(ceilings);
+    plots.insert(plots.end(), ceiling.begin(), ceiling.end());
+    const auto knees = series_knees(panel.series, cache_levels(m), knee_drop);
+    if (!knees.empty()) {
+      data << "# knees of " << panel.title << ": last working set before a drop of >= " << format_percent(knee_drop, 0)
+           << "\n# working_set_bytes gbps\n";
+      for (const auto& k : knees) data << num(k.knee.working_set_bytes) << " " << num(k.knee.gbps_before) << "\n";
+      data << "\n\n";
+      plots.push_back("datafile index " + std::to_string(block++) +
+                      " using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb \"black\" title " +
+                      q("knee (drop >= " + format_percent(knee_drop, 0).substr(1) + ")"));
+    }
+    body << "  set title " << q(panel.title) << " noenhanced\n" << plot_command(plots);
   }
-  if (knees.empty()) data << "nan nan nan\n";
-  if (!knees.empty()) {
-    top_plots.push_back("datafile index " + std::to_string(block) +
-                        " using 1:2 with points pt 6 ps 2.5 lw 2 lc rgb \"black\" title " +
-                        q("knee (drop >= " + format_percent(knee_drop, 0).substr(1) + ")"));
-    bottom_plots.push_back("datafile index " + std::to_string(block) +
-                           " using 1:3 with points pt 6 ps 2.5 lw 2 lc rgb \"black\" notitle");
-  }
-  std::ostringstream body;
-  body << "  set multiplot layout 2,1 title " << q("LLC fit: " + m.label) << " noenhanced\n"
-       << "  set lmargin at screen 0.09\n  set rmargin at screen 0.62\n"
-       << "  set logscale x\n" << bytes_tics(ws, 1.6)
-       << "  set xrange " << ws.gnuplot(1.6) << "\n"
-       << cache_markers(m)
-       << "  set key at screen 0.99, screen 0.93 right top\n"
-       << "  set xlabel \"working set (bytes, log scale)\"\n"
-       << "  set ylabel \"attained bandwidth (GB/s)\"\n"
-       << "  set yrange [0:" << num(gbps.hi * 1.1) << "]\n"
-       << "  plot ";
-  for (std::size_t i = 0; i < top_plots.size(); ++i) body << (i ? ", \\\n       " : "") << top_plots[i];
-  body << "\n  unset key\n  set logscale y\n  set yrange " << ns.gnuplot(1.5) << "\n"
-       << "  set ylabel \"time per step (ns, log scale)\"\n"
-       << "  plot ";
-  for (std::size_t i = 0; i < bottom_plots.size(); ++i) body << (i ? ", \\\n       " : "") << bottom_plots[i];
-  body << "\n  unset multiplot\n";
+  body << "  unset multiplot\n";
   ReportFigure f;
   f.machine_id = m.id;
   f.kind = "llc_fit";
-  f.caption = "LLC fit of " + m.label + ": attained bandwidth (top) and time per step (bottom) against the "
-              "working set; grey lines are the read-ceiling sweeps, dashed verticals the cache sizes from the run's "
-              "metadata, circles the knees.";
-  f.figure = {"llc_fit_" + m.id, "LLC fit, " + m.label, 1250, 820, data.str(), body.str()};
+  f.caption = "LLC fit of " + m.label + " at " + threads_text(threads) +
+              ": attained bandwidth against KV working set, one line per dtype and cache state through the KV shape "
+              "with the most working sets (runs pooled; hollow dotted: cold), small dots the other shapes measured; "
+              "horizontal lines are the measured L3 and DRAM read ceilings "
+              "at that thread count" + missing_ceilings_note(ceilings, threads) +
+              ", dashed verticals the per-core L2 and the LLC, circles the knees.";
+  f.figure = {"llc_fit_" + m.id, "LLC fit, " + m.label, 1150, 140 + 480 * rows, data.str(), body.str()};
   return f;
 }
 
-bool decode_like(const ResultRow& r) { return r.num(Col::context).has_value() && r.num(Col::tokens_per_s).has_value(); }
-
-ReportFigure context_figure(const MachineResults& m, const std::vector<ResultSeries>& series, const Range& ctx,
-                            const Range& gbps, const Range& tps) {
+ReportFigure context_figure(const MachineResults& m, int threads, const std::vector<SeriesPanel>& panels,
+                            const Range& ctx, const Range& gbps) {
+  if (panels.empty()) return {};
+  const auto ceilings = ceiling_lines(m, threads);
+  const auto [rows, cols] = grid_for(panels.size());
   std::ostringstream data, body;
-  std::vector<std::string> top, bottom;
   int block = 0;
-  for (std::size_t i = 0; i < series.size(); ++i) {
-    const auto& s = series[i];
-    if (!decode_like(*s.rows.front())) continue;
-    data << "# " << s.label << "\n# context gbps tokens_per_s tokens_per_s_bound\n";
-    for (const ResultRow* r : s.rows) {
-      const auto g = attained_gbps(*r);
-      const double bytes = r->num_or(Col::bytes_read, 0) + r->num_or(Col::bytes_written, 0);
-      auto roof = m.read_roof(r->str(Col::ws_level), static_cast<int>(r->num_or(Col::threads, 0)));
-      if (!roof) roof = r->num(Col::ceiling_gbps);
-      const double bound = (roof && bytes > 0) ? *roof * 1e9 / bytes : NAN;
-      data << num(r->num_or(Col::context, NAN)) << " " << num(g.value_or(NAN)) << " "
-           << num(r->num_or(Col::tokens_per_s, NAN)) << " " << num(bound) << "\n";
-    }
-    data << "\n\n";
-    const std::string colour = kPalette[block % kPaletteSize];
-    const std::string idx = "datafile index " + std::to_string(block);
-    top.push_back(idx + " using 1:2 with linespoints pt 7 ps 0.8 lw 1.5 lc rgb \"" + colour + "\" title " + q(s.label));
-    bottom.push_back(idx + " using 1:3 with linespoints pt 7 ps 0.8 lw 1.5 lc rgb \"" + colour + "\" notitle");
-    bottom.push_back(idx + " using 1:4 with lines dt 2 lw 1.5 lc rgb \"" + colour + "\" notitle");
-    ++block;
-  }
-  if (block == 0) return {};
-  body << "  set multiplot layout 2,1 title " << q("Bandwidth and tokens/s vs context: " + m.label) << " noenhanced\n"
-       << "  set lmargin at screen 0.09\n  set rmargin at screen 0.62\n"
+  body << "  set multiplot layout " << rows << "," << cols << " title "
+       << q("Bandwidth vs context: " + m.label + ", " + threads_text(threads)) << " noenhanced\n"
        << "  set logscale x 2\n  set xrange " << ctx.gnuplot(1.4) << "\n"
-       << "  set key at screen 0.99, screen 0.93 right top\n"
+       << "  set logscale y\n  set yrange " << gbps.gnuplot(1.3) << "\n" << log_tics("y", gbps.lo / 1.3, gbps.hi * 1.3)
+       << "  set key outside right top vertical Left reverse noenhanced box width 1 font \",9\"\n"
        << "  set xlabel \"context (cached positions, log2 scale)\"\n"
-       << "  set ylabel \"attained bandwidth (GB/s)\"\n  set yrange [0:" << num(gbps.hi * 1.1) << "]\n"
-       << "  plot ";
-  for (std::size_t i = 0; i < top.size(); ++i) body << (i ? ", \\\n       " : "") << top[i];
-  body << "\n  unset key\n  set logscale y\n  set yrange " << tps.gnuplot(1.5) << "\n"
-       << "  set ylabel \"tokens/s (solid: measured, dashed: bound)\"\n"
-       << "  plot ";
-  for (std::size_t i = 0; i < bottom.size(); ++i) body << (i ? ", \\\n       " : "") << bottom[i];
-  body << "\n  unset multiplot\n";
+       << "  set ylabel \"attained bandwidth (GB/s, log scale)\"\n";
+  for (const SeriesPanel& panel : panels) {
+    std::vector<std::string> plots;
+    std::map<std::string, std::size_t> colour_of_shape;  // warm and cold of one shape share a colour
+    for (std::size_t i = 0; i < panel.series.size(); ++i) {
+      const ResultSeries& s = panel.series[i];
+      const std::string shape = s.label.substr(0, s.label.rfind(' '));
+      const std::size_t colour = colour_of_shape.emplace(shape, colour_of_shape.size()).first->second;
+      data << "# " << panel.title << " " << s.label << "\n# context gbps working_set_bytes tokens_per_s\n";
+      for (const ResultRow* r : s.rows) {
+        data << num(*r->num(Col::context)) << " " << num(*attained_gbps(*r)) << " "
+             << num(r->num_or(Col::working_set_bytes, NAN)) << " " << num(r->num_or(Col::tokens_per_s, NAN)) << "\n";
+      }
+      data << "\n\n";
+      plots.push_back("datafile index " + std::to_string(block++) + " using 1:2" + series_style(colour, *s.rows.front()) +
+                      " title " + q(s.label));
+    }
+    const auto ceiling = ceiling_plots(ceilings);
+    plots.insert(plots.end(), ceiling.begin(), ceiling.end());
+    body << "  set title " << q(panel.title) << " noenhanced\n" << plot_command(plots);
+  }
+  body << "  unset multiplot\n";
   ReportFigure f;
   f.machine_id = m.id;
   f.kind = "context";
-  f.caption = "Bandwidth vs context of " + m.label + " per dtype and thread count (top) and decode tokens/s "
-              "(bottom; solid: measured attention step, dashed: bound = measured read ceiling at that cache "
-              "level / KV bytes per step).";
-  f.figure = {"context_" + m.id, "Bandwidth vs context, " + m.label, 1250, 820, data.str(), body.str()};
+  f.caption = "Bandwidth vs context of " + m.label + " at " + threads_text(threads) +
+              ", one panel per dtype, one line per KV shape and cache state (hollow dotted: cold); horizontal lines "
+              "are the measured L3 and DRAM read ceilings at that thread count" +
+              missing_ceilings_note(ceilings, threads) + ". Tokens/s per point are in the figure's data file.";
+  f.figure = {"context_" + m.id, "Bandwidth vs context, " + m.label, cols == 1 ? 1150 : 1700, 140 + 460 * rows,
+              data.str(), body.str()};
   return f;
 }
 
-std::string without_threads_key(const ResultRow& r) {
-  std::vector<Col> cols;
-  for (Col c : kConfigColumns) {
-    if (c != Col::threads && c != Col::ws_level && c != Col::pin && c != Col::context) cols.push_back(c);
-  }
-  return r.str(Col::run_id) + "|" + join_columns(r, cols, "|");
-}
-
-ReportFigure thread_figure(const MachineResults& m, const Range& threads_range, const Range& gbps) {
-  // Per kernel configuration (all but threads and context): the largest context that ran at
-  // >= 2 thread counts, so each configuration is one line.
-  std::map<std::string, std::map<double, std::map<int, const ResultRow*>>> groups;
-  for (const ResultRow& r : m.summaries) {
-    if (r.is_ceiling() || r.failed_validation() || !r.num(Col::threads)) continue;
-    groups[without_threads_key(r)][r.num_or(Col::context, 0)][static_cast<int>(*r.num(Col::threads))] = &r;
-  }
-  std::vector<std::pair<std::string, const std::map<int, const ResultRow*>*>> chosen;
-  for (const auto& [k, by_context] : groups) {
-    for (auto it = by_context.rbegin(); it != by_context.rend(); ++it) {
-      if (it->second.size() >= 2) {
-        const ResultRow& r = *it->second.begin()->second;
-        const std::string label = series_label(r);
-        chosen.emplace_back(label.substr(0, label.rfind(' ')) +
-                                (r.str(Col::context).empty() ? "" : " ctx " + r.str(Col::context)),
-                            &it->second);
-        break;
-      }
-    }
-  }
+ReportFigure thread_figure(const MachineResults& m, const std::vector<ResultSeries>& series, const Range& threads_range,
+                           const Range& gbps, double pct_hi) {
   std::set<int> roof_threads;
-  for (const auto& [key, bw] : m.read_roof_gbps) roof_threads.insert(key.second);
-  if (chosen.empty() && roof_threads.size() < 2) return {};
-  constexpr std::size_t kMaxSeries = 12;  // keep the legend readable
-  if (chosen.size() > kMaxSeries) chosen.resize(kMaxSeries);
+  for (const auto& [key, bw] : m.read_roof_gbps) {
+    if (key.first == "DRAM") roof_threads.insert(key.second);
+  }
+  if (series.empty() && roof_threads.size() < 2) return {};
   std::ostringstream data, body;
-  std::vector<std::string> plots;
+  std::vector<std::string> left, right;
   int block = 0;
-  for (std::size_t i = 0; i < chosen.size(); ++i) {
-    data << "# " << chosen[i].first << "\n# threads gbps\n";
-    for (const auto& [t, r] : *chosen[i].second) data << t << " " << num(attained_gbps(*r).value_or(NAN)) << "\n";
-    data << "\n\n";
-    plots.push_back("datafile index " + std::to_string(block++) + " using 1:2 with linespoints pt 7 lw 1.5 lc rgb \"" +
-                    kPalette[i % kPaletteSize] + "\" title " + q(chosen[i].first));
-  }
-  if (roof_threads.size() >= 2) {
-    int dash = 2;
-    for (const char* level : kLevels) {
-      std::ostringstream rows;
-      int count = 0;
-      for (int t : roof_threads) {
-        if (auto bw = m.read_roof(level, t)) {
-          rows << t << " " << num(*bw) << "\n";
-          ++count;
-        }
-      }
-      if (count < 2) continue;
-      data << "# ceiling_read " << level << "\n# threads gbps\n" << rows.str() << "\n\n";
-      plots.push_back("datafile index " + std::to_string(block++) + " using 1:2 with linespoints pt 4 dt " +
-                      std::to_string(dash++) + " lw 1.5 lc rgb \"#444444\" title " + q(std::string(level) + " read ceiling"));
+  for (const ResultSeries& s : series) {
+    data << "# " << s.label << " (ws_level per point in column 4)\n# threads gbps pct_of_read_ceiling ws_level\n";
+    for (const ResultRow* r : s.rows) {
+      const int t = static_cast<int>(r->num_or(Col::threads, 0));
+      const auto g = attained_gbps(*r);
+      const auto roof = m.read_roof(r->str(Col::ws_level), t);
+      const double pct = (g && roof && *roof > 0) ? 100 * *g / *roof : r->num_or(Col::pct_of_ceiling, NAN);
+      data << t << " " << num(g.value_or(NAN)) << " " << num(pct) << " " << r->str(Col::ws_level) << "\n";
     }
+    data << "\n\n";
+    const std::string style = " with linespoints pt 7 ps 1 lw 2 lc rgb \"" + dtype_colour(s.rows.front()->str(Col::dtype)) + "\"";
+    const std::string idx = "datafile index " + std::to_string(block++);
+    left.push_back(idx + " using 1:2" + style + " title " + q(s.label + " (" + s.rows.back()->str(Col::ws_level) + ")"));
+    right.push_back(idx + " using 1:3" + style + " notitle");
   }
-  if (plots.empty()) return {};
-  body << "  set title " << q("Thread scaling: " + m.label) << " noenhanced\n"
-       << "  set xlabel \"worker threads\"\n  set ylabel \"attained bandwidth (GB/s)\"\n"
-       << "  set xrange [" << num(std::max(0.0, threads_range.lo - 0.5)) << ":" << num(threads_range.hi + 0.5) << "]\n"
-       << "  set xtics 1\n  set yrange [0:" << num(gbps.hi * 1.1) << "]\n"
-       << "  plot ";
-  for (std::size_t i = 0; i < plots.size(); ++i) body << (i ? ", \\\n       " : "") << plots[i];
-  body << "\n";
+  if (!roof_threads.empty()) {
+    data << "# ceiling_read DRAM\n# threads gbps\n";
+    for (int t : roof_threads) data << t << " " << num(*m.read_roof("DRAM", t)) << "\n";
+    data << "\n\n";
+    left.push_back("datafile index " + std::to_string(block++) +
+                   " using 1:2 with linespoints pt 4 ps 1.2 dt 2 lw 2 lc rgb \"#333333\" title \"DRAM read ceiling\"");
+  }
+  right.push_back("100 with lines dt 2 lw 1.5 lc rgb \"#333333\" notitle");
+  const std::string xrange = "[" + num(std::max(0.0, threads_range.lo - 0.5)) + ":" + num(threads_range.hi + 0.5) + "]";
+  std::string xtics = "  set xtics (";
+  {
+    std::set<int> ts(roof_threads);
+    for (const auto& s : series) {
+      for (const ResultRow* r : s.rows) ts.insert(static_cast<int>(r->num_or(Col::threads, 0)));
+    }
+    bool first = true;
+    for (int t : ts) {
+      xtics += (first ? "" : ", ") + std::to_string(t);
+      first = false;
+    }
+    xtics += ")\n";
+  }
+  body << "  set multiplot title " << q("Thread scaling: " + m.label) << " noenhanced\n"
+       << "  set xlabel \"worker threads\"\n  set xrange " << xrange << "\n" << xtics
+       << "  set tmargin at screen 0.88\n  set bmargin at screen 0.30\n"
+       << "  set lmargin at screen 0.07\n  set rmargin at screen 0.47\n"
+       << "  set key at screen 0.5, screen 0.02 center bottom horizontal maxrows 3 width 2 noenhanced box\n"
+       << "  set title \"decode_step bandwidth (largest context per dtype)\" noenhanced\n"
+       << "  set ylabel \"attained bandwidth (GB/s)\"\n  set yrange [0:" << num(gbps.hi * 1.1) << "]\n"
+       << plot_command(left)
+       << "  unset key\n  set lmargin at screen 0.57\n  set rmargin at screen 0.97\n"
+       << "  set title \"% of the read ceiling at the same level and thread count\" noenhanced\n"
+       << "  set ylabel \"% of read ceiling\"\n  set yrange [0:" << num(pct_hi) << "]\n  set ytics auto\n"
+       << plot_command(right) << "  unset multiplot\n";
   ReportFigure f;
   f.machine_id = m.id;
   f.kind = "threads";
-  f.caption = "Thread scaling of " + m.label + ": attained bandwidth per thread count (kernels at their largest "
-              "working set; dashed: measured read ceilings).";
-  f.figure = {"threads_" + m.id, "Thread scaling, " + m.label, 1000, 600, data.str(), body.str()};
+  f.caption = "Thread scaling of " + m.label + ": decode_step per dtype at its largest context run at several thread "
+              "counts (cache level in the legend), against the measured DRAM read ceiling at each thread count "
+              "(left), and as % of the read ceiling at the row's level and thread count (right).";
+  f.figure = {"threads_" + m.id, "Thread scaling, " + m.label, 1300, 620, data.str(), body.str()};
   return f;
 }
 
@@ -376,47 +433,26 @@ ReportFigure thread_figure(const MachineResults& m, const Range& threads_range, 
 
 std::vector<ReportFigure> build_report_figures(const std::vector<MachineResults>& machines, double knee_drop) {
   // Shared ranges so figures of the same kind line up across machines.
-  Range ai, gflops, ws, gbps, ns, ctx, tps, threads;
+  Range ai, gflops;
   for (const auto& m : machines) {
     const int t = m.roofline_threads();
     const auto peak = m.fma_peak(t);
     if (peak) gflops.add(*peak);
     for (const auto& [key, bw] : m.read_roof_gbps) {
-      gbps.add(bw);
-      threads.add(key.second);
       if (key.second == t && peak) ai.add(*peak / bw);  // ridge point
     }
-    if (m.l1d_bytes) ws.add(*m.l1d_bytes);
-    if (m.l2_bytes) ws.add(*m.l2_bytes);
-    if (m.llc_bytes) ws.add(*m.llc_bytes);
     for (const ResultRow& r : m.summaries) {
-      if (r.str(Col::benchmark) == "ceiling_read") {
-        ws.add(r.num_or(Col::working_set_bytes, 0));
-        ns.add(r.num_or(Col::ns_per_step, 0));
-      }
       if (r.is_ceiling() || r.failed_validation()) continue;
       if (auto p = roofline_point(r.num(Col::bytes_read), r.num(Col::bytes_written), r.num(Col::flops),
                                   r.num(Col::ns_per_step))) {
         ai.add(p->ai_flop_per_byte);
         gflops.add(p->gflops);
       }
-      if (auto g = attained_gbps(r)) gbps.add(*g);
-      ws.add(r.num_or(Col::working_set_bytes, 0));
-      ns.add(r.num_or(Col::ns_per_step, 0));
-      threads.add(r.num_or(Col::threads, 0));
-      if (decode_like(r)) {
-        ctx.add(r.num_or(Col::context, 0));
-        tps.add(r.num_or(Col::tokens_per_s, 0));
-        const double bytes = r.num_or(Col::bytes_read, 0) + r.num_or(Col::bytes_written, 0);
-        if (auto roof = m.read_roof(r.str(Col::ws_level), static_cast<int>(r.num_or(Col::threads, 0)));
-            roof && bytes > 0) {
-          tps.add(*roof * 1e9 / bytes);
-        }
-      }
     }
   }
-  if (!gbps.valid()) gbps.add(1);
-  if (!ai.valid() && gbps.hi > 0) {  // ceilings only: show roofs over typical intensities
+  bool any_roof = false;
+  for (const auto& m : machines) any_roof = any_roof || !m.read_roof_gbps.empty();
+  if (!ai.valid() && any_roof) {  // ceilings only: show roofs over typical intensities
     ai.add(1.0 / 8);
     ai.add(16);
   }
@@ -433,16 +469,69 @@ std::vector<ReportFigure> build_report_figures(const std::vector<MachineResults>
       }
     }
   }
+  // The decode figures show what series_selection picks, at each machine's max thread count.
+  struct Selection {
+    int threads = 0;
+    std::vector<SeriesPanel> llc, context;
+    std::vector<ResultSeries> scaling;
+  };
+  std::vector<Selection> selections;
+  Range ws, llc_gbps, ctx, ctx_gbps, threads, thread_gbps;
+  double pct_hi = 100;
+  for (const auto& m : machines) {
+    Selection sel;
+    sel.threads = max_decode_threads(m);
+    sel.llc = llc_fit_panels(m, sel.threads);
+    sel.context = context_panels(m, sel.threads);
+    sel.scaling = thread_series(m);
+    for (const auto& c : ceiling_lines(m, sel.threads)) {
+      if (!sel.llc.empty()) llc_gbps.add(c.gbps);
+      if (!sel.context.empty()) ctx_gbps.add(c.gbps);
+    }
+    for (const auto& p : sel.llc) {
+      auto add = [&](const std::vector<const ResultRow*>& rows) {
+        for (const ResultRow* r : rows) {
+          ws.add(*r->num(Col::working_set_bytes));
+          llc_gbps.add(*attained_gbps(*r));
+        }
+      };
+      for (const auto& s : p.series) add(s.rows);
+      for (const auto& rows : p.other_shapes) add(rows);
+    }
+    for (const auto& p : sel.context) {
+      for (const auto& s : p.series) {
+        for (const ResultRow* r : s.rows) {
+          ctx.add(*r->num(Col::context));
+          ctx_gbps.add(*attained_gbps(*r));
+        }
+      }
+    }
+    for (const auto& s : sel.scaling) {
+      for (const ResultRow* r : s.rows) {
+        const int t = static_cast<int>(r->num_or(Col::threads, 0));
+        threads.add(t);
+        thread_gbps.add(*attained_gbps(*r));
+        if (auto roof = m.read_roof(r->str(Col::ws_level), t)) pct_hi = std::max(pct_hi, 100 * *attained_gbps(*r) / *roof);
+      }
+    }
+    for (const auto& [key, bw] : m.read_roof_gbps) {
+      if (key.first != "DRAM") continue;
+      threads.add(key.second);
+      thread_gbps.add(bw);
+    }
+    selections.push_back(std::move(sel));
+  }
   std::vector<ReportFigure> out;
   auto keep = [&](ReportFigure f) {
     if (!f.kind.empty()) out.push_back(std::move(f));
   };
-  for (const auto& m : machines) {
+  for (std::size_t i = 0; i < machines.size(); ++i) {
+    const auto& m = machines[i];
+    const auto& sel = selections[i];
     if (ai.valid() && gflops.valid()) keep(roofline(m, ai, gflops));
-    const auto series = kernel_series(m);
-    if (ws.valid() && ns.valid()) keep(llc_fit(m, series, ceiling_read_series(m), ws, gbps, ns, knee_drop));
-    if (ctx.valid() && tps.valid()) keep(context_figure(m, series, ctx, gbps, tps));
-    if (threads.valid() && threads.hi > threads.lo) keep(thread_figure(m, threads, gbps));
+    if (ws.valid() && llc_gbps.valid()) keep(llc_fit(m, sel.threads, sel.llc, ws, llc_gbps, knee_drop));
+    if (ctx.valid() && ctx_gbps.valid()) keep(context_figure(m, sel.threads, sel.context, ctx, ctx_gbps));
+    if (threads.valid() && threads.hi > threads.lo) keep(thread_figure(m, sel.scaling, threads, thread_gbps, pct_hi * 1.1));
   }
   return out;
 }

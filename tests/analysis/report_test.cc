@@ -58,6 +58,12 @@ TEST(ReportCommand, RendersMultiCpuReportEndToEnd) {
                               "qwen3-0.6b"}) {
     EXPECT_NE(md.find(section), std::string::npos) << section;
   }
+  // Headline first, with the synthetic peer (1.7x slower) matched at its shape.
+  EXPECT_LT(md.find("## Headline"), md.find("## Machines"));
+  EXPECT_NE(md.find("x at ctx 1024 2T"), std::string::npos) << md;
+  // Ceilings pivoted: one column per thread count.
+  EXPECT_NE(md.find("| ceiling | level | unit | 1 thread | 2 threads |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| ceiling\\_read | DRAM | GB/s |"), std::string::npos) << md;
   int figures = 0;
   for (const char* kind : {"roofline", "llc_fit", "context", "threads"}) {
     for (const char* cpu : {"cpu0", "cpu1"}) {

@@ -1,0 +1,57 @@
+#include "analysis/ceiling_table.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace kvb {
+namespace {
+
+int kind_rank(const std::string& benchmark) {
+  const char* order[] = {"ceiling_read", "ceiling_write", "ceiling_write_nt", "ceiling_copy", "ceiling_fma"};
+  for (std::size_t i = 0; i < std::size(order); ++i) {
+    if (benchmark == order[i]) return static_cast<int>(i);
+  }
+  return static_cast<int>(std::size(order));
+}
+
+int level_rank(const std::string& level) {
+  const char* order[] = {"L1", "L2", "L3", "DRAM"};
+  for (std::size_t i = 0; i < std::size(order); ++i) {
+    if (level == order[i]) return static_cast<int>(i);
+  }
+  return static_cast<int>(std::size(order));
+}
+
+}  // namespace
+
+CeilingPivot pivot_ceilings(const MachineResults& m) {
+  using Key = std::tuple<int, std::string, int, std::string>;  // ranks keep the display order
+  std::map<Key, std::map<int, double>> best;
+  std::set<int> threads;
+  for (const ResultRow& r : m.summaries) {
+    if (!r.is_ceiling() || !r.num(Col::threads)) continue;
+    const int t = static_cast<int>(*r.num(Col::threads));
+    const std::string& bench = r.str(Col::benchmark);
+    const std::string level = bench == "ceiling_fma" ? "" : r.str(Col::ws_level);
+    const auto v = bench == "ceiling_fma" ? m.fma_peak(t) : attained_gbps(r);
+    if (!v) continue;
+    threads.insert(t);
+    auto& cell = best[{kind_rank(bench), bench, level_rank(level), level}];
+    if (!cell.count(t) || *v > cell[t]) cell[t] = *v;
+  }
+  CeilingPivot p;
+  p.threads.assign(threads.begin(), threads.end());
+  for (const auto& [key, by_threads] : best) {
+    CeilingPivot::Row row{std::get<1>(key), std::get<3>(key), {}};
+    for (int t : p.threads) {
+      auto it = by_threads.find(t);
+      row.values.push_back(it == by_threads.end() ? std::nullopt : std::optional<double>(it->second));
+    }
+    p.rows.push_back(std::move(row));
+  }
+  return p;
+}
+
+}  // namespace kvb

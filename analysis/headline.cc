@@ -1,0 +1,85 @@
+#include "analysis/headline.h"
+
+#include <map>
+#include <tuple>
+
+#include "analysis/series_selection.h"
+
+namespace kvb {
+namespace {
+
+int dtype_rank(const std::string& dtype) {
+  const char* order[] = {"fp32", "fp16", "bf16", "int8", "int4"};
+  for (std::size_t i = 0; i < std::size(order); ++i) {
+    if (dtype == order[i]) return static_cast<int>(i);
+  }
+  return static_cast<int>(std::size(order));
+}
+
+bool is_decode_step(const ResultRow& r) { return is_decode_kernel(r) && r.str(Col::benchmark) == "decode_step"; }
+
+HeadlinePoint pick(const MachineResults& m, const std::string& dtype, int threads, const std::string& level) {
+  HeadlinePoint p;
+  if (threads <= 0) return p;
+  for (const ResultRow& r : m.summaries) {
+    if (!is_decode_step(r) || r.str(Col::dtype) != dtype || r.num_or(Col::threads, 0) != threads ||
+        r.str(Col::ws_level) != level || !attained_gbps(r)) {
+      continue;
+    }
+    auto rank = [](const ResultRow& x) {
+      return std::make_tuple(x.num_or(Col::working_set_bytes, 0), x.str(Col::cache_state) == "warm");
+    };
+    if (!p.row || rank(r) > rank(*p.row)) p.row = &r;
+  }
+  if (!p.row) return p;
+  p.gbps = attained_gbps(*p.row);
+  if (const auto roof = m.read_roof(level, threads); roof && *roof > 0) p.pct_of_ceiling = 100 * *p.gbps / *roof;
+  return p;
+}
+
+PeerMatch match_peer(const MachineResults& m, const ResultRow& peer) {
+  static const Col kShape[] = {Col::dtype,   Col::layers,  Col::q_heads, Col::kv_heads, Col::head_dim,
+                               Col::context, Col::threads, Col::window,  Col::batch};
+  PeerMatch match{&peer, nullptr, std::nullopt};
+  for (const ResultRow& r : m.summaries) {
+    if (!is_decode_step(r)) continue;
+    bool same = true;
+    for (Col c : kShape) same = same && r.str(c) == peer.str(c);
+    if (!same) continue;
+    auto rank = [&](const ResultRow& x) {
+      return std::make_tuple(x.str(Col::cache_state) == peer.str(Col::cache_state), x.str(Col::run_id));
+    };
+    if (!match.ours || rank(r) > rank(*match.ours)) match.ours = &r;
+  }
+  if (match.ours) {
+    const auto ours = match.ours->num(Col::ns_per_step), theirs = peer.num(Col::ns_per_step);
+    if (ours && theirs && *ours > 0) match.speed = *theirs / *ours;
+  }
+  return match;
+}
+
+}  // namespace
+
+Headline build_headline(const MachineResults& m) {
+  Headline h;
+  h.max_threads = max_decode_threads(m);
+  std::map<std::pair<int, std::string>, HeadlineRow> rows;
+  for (const ResultRow& r : m.summaries) {
+    if (is_decode_step(r)) rows[{dtype_rank(r.str(Col::dtype)), r.str(Col::dtype)}].dtype = r.str(Col::dtype);
+  }
+  for (const ResultRow& peer : m.summaries) {
+    if (!peer.is_peer()) continue;
+    auto& row = rows[{dtype_rank(peer.str(Col::dtype)), peer.str(Col::dtype)}];
+    row.dtype = peer.str(Col::dtype);
+    row.peers.push_back(match_peer(m, peer));
+  }
+  for (auto& [key, row] : rows) {
+    row.dram_one_thread = pick(m, row.dtype, 1, "DRAM");
+    row.dram_max_threads = pick(m, row.dtype, h.max_threads, "DRAM");
+    row.llc_max_threads = pick(m, row.dtype, h.max_threads, "L3");
+    h.rows.push_back(std::move(row));
+  }
+  return h;
+}
+
+}  // namespace kvb

@@ -1,0 +1,43 @@
+// The report's headline per CPU: how close decode gets to the hardware, per dtype, in the
+// two regimes that matter (KV cache in DRAM, KV cache in the LLC), and against the peer.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/machine_results.h"
+
+namespace kvb {
+
+struct HeadlinePoint {
+  const ResultRow* row = nullptr;      // nullptr: no such row was measured
+  std::optional<double> gbps;
+  std::optional<double> pct_of_ceiling;  // vs the read ceiling at the row's level and thread count
+};
+
+struct PeerMatch {
+  const ResultRow* peer = nullptr;
+  const ResultRow* ours = nullptr;     // nullptr: kvbench has no decode_step row of this shape
+  std::optional<double> speed;         // peer time / kvbench time (> 1: kvbench faster)
+};
+
+struct HeadlineRow {
+  std::string dtype;
+  HeadlinePoint dram_one_thread;       // DRAM-resident decode_step at 1 thread
+  HeadlinePoint dram_max_threads;      // ... at the machine's max decode thread count
+  HeadlinePoint llc_max_threads;       // LLC-resident (ws_level L3) at the max thread count
+  std::vector<PeerMatch> peers;
+};
+
+struct Headline {
+  int max_threads = 0;
+  std::vector<HeadlineRow> rows;       // per dtype, fp32 first
+};
+
+// DRAM/LLC points are the valid decode_step row with the largest working set at that level
+// (ties: warm first) — the most memory-bound case measured. Peers (benchmark peer_*) match
+// decode_step rows on dtype, layers, q/kv heads, head_dim, context, threads, window and batch;
+// same cache_state is preferred, then the latest run.
+Headline build_headline(const MachineResults& m);
+
+}  // namespace kvb

@@ -1,0 +1,50 @@
+#include "analysis/ceiling_table.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/analysis/summary_rows.h"
+
+namespace kvb {
+namespace {
+
+ResultRow ceiling(const std::string& bench, const std::string& level, int threads, double gbps, double ws) {
+  return testing::summary_row({{Col::benchmark, bench},
+                               {Col::ws_level, level},
+                               {Col::threads, std::to_string(threads)},
+                               {Col::aggregate, "median"},
+                               {Col::ns_per_step, std::to_string(ws / gbps)},
+                               {Col::bytes_read, std::to_string(static_cast<long long>(ws))},
+                               {Col::bytes_written, "0"},
+                               {Col::working_set_bytes, std::to_string(static_cast<long long>(ws))},
+                               {Col::valid, "1"}});
+}
+
+TEST(CeilingTable, PivotsKindAndLevelAgainstThreadCounts) {
+  MachineResults m;
+  m.summaries.push_back(ceiling("ceiling_read", "DRAM", 16, 160, 1e9));
+  m.summaries.push_back(ceiling("ceiling_write", "L1", 1, 100, 1e4));
+  m.summaries.push_back(ceiling("ceiling_read", "L1", 1, 200, 1e4));
+  m.summaries.push_back(ceiling("ceiling_read", "L1", 1, 250, 2e4));  // best of the level's buffer sizes
+  m.summaries.push_back(ceiling("ceiling_read", "DRAM", 1, 15, 1e9));
+  m.summaries.push_back(testing::decode_row("decode_step", "fp32", 4, 64, 1e6, 10, "L3"));  // not a ceiling
+  m.fma_peak_gflops[16] = 1800;
+  m.summaries.push_back(testing::summary_row({{Col::benchmark, "ceiling_fma"}, {Col::threads, "16"}}));
+
+  const CeilingPivot p = pivot_ceilings(m);
+  ASSERT_EQ(p.threads, (std::vector<int>{1, 16}));
+  ASSERT_EQ(p.rows.size(), 4u);
+  EXPECT_EQ(p.rows[0].benchmark, "ceiling_read");
+  EXPECT_EQ(p.rows[0].level, "L1");
+  EXPECT_NEAR(*p.rows[0].values[0], 250, 1e-6);
+  EXPECT_FALSE(p.rows[0].values[1].has_value());
+  EXPECT_EQ(p.rows[1].level, "DRAM");
+  EXPECT_NEAR(*p.rows[1].values[0], 15, 1e-6);
+  EXPECT_NEAR(*p.rows[1].values[1], 160, 1e-6);
+  EXPECT_EQ(p.rows[2].benchmark, "ceiling_write");
+  EXPECT_EQ(p.rows[3].benchmark, "ceiling_fma");
+  EXPECT_EQ(p.rows[3].level, "");
+  EXPECT_NEAR(*p.rows[3].values[1], 1800, 1e-9);
+}
+
+}  // namespace
+}  // namespace kvb

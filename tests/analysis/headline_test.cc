@@ -1,0 +1,71 @@
+#include "analysis/headline.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/analysis/summary_rows.h"
+
+namespace kvb {
+namespace {
+
+using testing::decode_row;
+
+ResultRow peer(const std::string& dtype, int threads, int context, double ws, double gbps) {
+  ResultRow r = decode_row("peer_torch", dtype, threads, context, ws, gbps, "DRAM", "warm", 28, 8, "run-peer");
+  return r;
+}
+
+TEST(Headline, PicksTheLargestDramAndLlcRowsAndMatchesPeers) {
+  MachineResults m;
+  m.read_roof_gbps[{"DRAM", 1}] = 20;
+  m.read_roof_gbps[{"DRAM", 16}] = 160;
+  m.read_roof_gbps[{"L3", 16}] = 400;
+  m.summaries.push_back(decode_row("decode_step", "fp32", 1, 16384, 4e9, 15, "DRAM"));
+  m.summaries.push_back(decode_row("decode_step", "fp32", 16, 4096, 1e9, 100, "DRAM"));
+  m.summaries.push_back(decode_row("decode_step", "fp32", 16, 16384, 4e9, 120, "DRAM"));
+  m.summaries.push_back(decode_row("decode_step", "fp32", 16, 16384, 4e9, 60, "DRAM", "cold"));
+  m.summaries.push_back(decode_row("decode_step", "fp32", 16, 256, 6e7, 300, "L3"));
+  m.summaries.push_back(decode_row("decode_step", "fp32", 16, 1024, 2.4e8, 200, "L3"));
+  m.summaries.push_back(decode_row("append", "fp32", 16, 16384, 8e9, 150, "DRAM"));  // never a headline row
+  m.summaries.push_back(decode_row("decode_step", "bf16", 16, 16384, 2e9, 80, "DRAM"));
+  m.summaries.push_back(peer("fp32", 16, 4096, 1e9, 50));    // kvbench has this shape: 2x
+  m.summaries.push_back(peer("fp32", 1, 4096, 1e9, 10));     // kvbench ran no 1-thread 4096
+  m.summaries.push_back(peer("bf16", 16, 16384, 2e9, 40));   // 2x
+
+  const Headline h = build_headline(m);
+  EXPECT_EQ(h.max_threads, 16);
+  ASSERT_EQ(h.rows.size(), 2u);
+  const HeadlineRow& fp32 = h.rows[0];
+  EXPECT_EQ(fp32.dtype, "fp32");
+  ASSERT_NE(fp32.dram_one_thread.row, nullptr);
+  EXPECT_NEAR(*fp32.dram_one_thread.gbps, 15, 1e-6);
+  EXPECT_NEAR(*fp32.dram_one_thread.pct_of_ceiling, 75, 1e-6);
+  EXPECT_NEAR(*fp32.dram_max_threads.gbps, 120, 1e-6);  // largest working set, warm over cold
+  EXPECT_NEAR(*fp32.dram_max_threads.pct_of_ceiling, 75, 1e-6);
+  EXPECT_NEAR(*fp32.llc_max_threads.gbps, 200, 1e-6);   // largest LLC-resident working set
+  EXPECT_NEAR(*fp32.llc_max_threads.pct_of_ceiling, 50, 1e-6);
+  ASSERT_EQ(fp32.peers.size(), 2u);
+  EXPECT_NEAR(*fp32.peers[0].speed, 2, 1e-6);
+  EXPECT_EQ(fp32.peers[0].ours->num(Col::context), 4096);
+  EXPECT_EQ(fp32.peers[1].ours, nullptr);
+  EXPECT_FALSE(fp32.peers[1].speed.has_value());
+
+  const HeadlineRow& bf16 = h.rows[1];
+  EXPECT_EQ(bf16.dram_one_thread.row, nullptr);  // not run: said so, not guessed
+  EXPECT_EQ(bf16.llc_max_threads.row, nullptr);
+  EXPECT_NEAR(*bf16.dram_max_threads.pct_of_ceiling, 50, 1e-6);
+  ASSERT_EQ(bf16.peers.size(), 1u);
+  EXPECT_NEAR(*bf16.peers[0].speed, 2, 1e-6);
+}
+
+TEST(Headline, NoCeilingMeansNoPercentage) {
+  MachineResults m;
+  m.summaries.push_back(decode_row("decode_step", "int8", 2, 8192, 2e9, 7, "DRAM"));
+  const Headline h = build_headline(m);
+  ASSERT_EQ(h.rows.size(), 1u);
+  EXPECT_NEAR(*h.rows[0].dram_max_threads.gbps, 7, 1e-6);
+  EXPECT_FALSE(h.rows[0].dram_max_threads.pct_of_ceiling.has_value());
+  EXPECT_TRUE(h.rows[0].peers.empty());
+}
+
+}  // namespace
+}  // namespace kvb
