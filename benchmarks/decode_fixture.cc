@@ -117,6 +117,10 @@ std::string DecodeFixture::thp() const { return thp_state_name(cache_buffer_.thp
 
 const std::vector<unsigned>& DecodeFixture::pus() const { return pool_->bound_pus(); }
 
+std::int64_t DecodeFixture::context() const noexcept { return decode_->context(); }
+
+const float* DecodeFixture::query(std::int32_t layer) const { return decode_->query(layer); }
+
 CacheView DecodeFixture::view() const {
   CacheView v;
   v.geometry = &geometry_;

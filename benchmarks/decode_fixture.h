@@ -55,6 +55,12 @@ class DecodeFixture {
   double validation_seconds() const noexcept { return validation_seconds_; }
   std::string thp() const;
   const std::vector<unsigned>& pus() const;
+  // What the variant families build on (benchmarks/variant_runner.h): the pinned pool, the
+  // filled cache, the positions attended and the per-layer queries.
+  ThreadPool& pool() noexcept { return *pool_; }
+  CacheView cache_view() const { return view(); }
+  std::int64_t context() const noexcept;
+  const float* query(std::int32_t layer) const;
   // Counter readings per unit of `mode`, measured once (untimed) on first request.
   const std::vector<CounterReading>& counter_readings(Family family);
 

@@ -105,6 +105,10 @@ std::string validate(const DecodeConfig& c, const MachineFacts& machine) {
     return "context " + std::to_string(s.context) + " is beyond the model's capacity " +
            std::to_string(s.max_context);
   }
+  if (s.window > 0 && s.max_context > 0 && s.window > s.max_context) {
+    return "window " + std::to_string(s.window) + " exceeds the model's capacity " +
+           std::to_string(s.max_context) + " (max-context)";
+  }
   if (s.layers > (1 << 20) || s.q_heads > (1 << 16) || s.head_dim > (1 << 16)) {
     return "shape dimension out of range";
   }
