@@ -17,7 +17,8 @@ po::options_description shape_options() {
       ("head-dim", po::value<std::string>(), "elements per head")
       ("context", po::value<std::string>(), "cached positions attended per step, or auto")
       ("max-context", po::value<std::string>(), "model context limit (capacity)")
-      ("window", po::value<std::string>(), "sliding attention window W (0 = full)")
+      ("window", po::value<std::string>(),
+       "sliding attention window W: the cache is a ring of W positions (0 = full; list)")
       ("hidden-size", po::value<std::string>(), "model hidden size (weight traffic)")
       ("intermediate-size", po::value<std::string>(), "MLP intermediate size (weight traffic)")
       ("mlp-matrices", po::value<std::string>(), "MLP weight matrices: 3 gated, 2 plain")
@@ -59,7 +60,12 @@ SweepSpec sweep_spec_from(const po::variables_map& vm) {
     spec.context = list_of(vm, "context");
   }
   spec.max_context = scalar_of(vm, "max-context", 0);
-  spec.window = scalar_of(vm, "window", 0, /*zero_ok=*/true);
+  if (vm.count("window")) {
+    spec.window.clear();
+    for (const std::string& item : split_list(vm["window"].as<std::string>(), "window")) {
+      spec.window.push_back(item == "0" ? 0 : parse_positive(item, "window"));
+    }
+  }
   spec.hidden_size = scalar_of(vm, "hidden-size", 0);
   spec.intermediate_size = scalar_of(vm, "intermediate-size", 0);
   spec.mlp_matrices = scalar_of(vm, "mlp-matrices", 3);

@@ -185,6 +185,7 @@ SweepPlan expand_sweep(const SweepSpec& spec, const MachineFacts& machine) {
       contexts.erase(std::unique(contexts.begin(), contexts.end()), contexts.end());
     }
     for (std::int64_t context : contexts)
+    for (std::int64_t window : spec.window)
     for (Layout layout : spec.layouts)
     for (int t : threads)
     for (const std::string& pin : spec.pins)
@@ -197,7 +198,7 @@ SweepPlan expand_sweep(const SweepSpec& spec, const MachineFacts& machine) {
       c.shape.head_dim = head_dim;
       c.shape.context = context;
       c.shape.max_context = spec.max_context;
-      c.shape.window = spec.window;
+      c.shape.window = window;
       c.shape.hidden_size = spec.hidden_size;
       c.shape.intermediate_size = spec.intermediate_size;
       c.shape.mlp_matrices = spec.mlp_matrices;

@@ -60,7 +60,7 @@ struct SweepSpec {
   std::vector<std::int64_t> layers, q_heads, kv_heads, head_dim, context;
   bool context_auto = false;  // context = auto: per dtype, working sets < L2, ~LLC/2, >= 4x LLC
   std::int64_t max_context = 0;
-  std::int64_t window = 0;
+  std::vector<std::int64_t> window{0};  // sliding windows swept; 0 = full attention
   std::int64_t hidden_size = 0;
   std::int64_t intermediate_size = 0;
   std::int64_t mlp_matrices = 3;

@@ -223,6 +223,12 @@ struct VariantRunner::Impl {
   std::vector<float> x, wk, wv;
 
   std::int64_t qh_d() const { return std::int64_t{shape.q_heads} * shape.head_dim; }
+  // KV bytes of one position over all layers (K and V rows, row scales): attention working
+  // sets are counted like decode_step's, so rows land on the same ws_level and ceiling.
+  std::int64_t kv_bytes_per_position() const {
+    return 2 * std::int64_t{layers} * shape.kv_heads *
+           (payload_row_bytes(shape) + (dtype_has_row_scale(shape.dtype) ? 4 : 0));
+  }
 
   void build_paged(const Topology& topo, const Placement& placement);
   void build_batched(const Topology& topo, const Placement& placement);
@@ -278,7 +284,7 @@ void VariantRunner::Impl::build_paged(const Topology& topo, const Placement& pla
                  std::vector<float>(static_cast<std::size_t>(
                      attention_partial_floats(paged_geo.slots().shape()))));
   cost = paged_attention_cost(ps, context) * layers;
-  working_set = cost.bytes_read;
+  working_set = kv_bytes_per_position() * context;
   tokens_per_unit = 1;
 }
 
@@ -300,7 +306,9 @@ void VariantRunner::Impl::build_batched(const Topology& topo, const Placement& p
   }
   plan(seq_lens.data(), batch, shape.kv_heads, attention_partial_floats(shape));
   cost = batched_attention_cost(shape, seq_lens.data(), batch) * layers;
-  working_set = cost.bytes_read;
+  std::int64_t positions = 0;
+  for (std::int64_t len : seq_lens) positions += len;
+  working_set = kv_bytes_per_position() * positions;
   tokens_per_unit = batch;
 }
 
@@ -310,7 +318,7 @@ void VariantRunner::Impl::build_chunked() {
                  std::vector<float>(static_cast<std::size_t>(
                      chunked_attention_workspace_floats(shape, static_cast<std::int32_t>(tq)))));
   cost = chunked_attention_cost(shape, context - tq, static_cast<std::int32_t>(tq)) * layers;
-  working_set = cost.bytes_read;
+  working_set = kv_bytes_per_position() * context;
   tokens_per_unit = tq;
 }
 
