@@ -30,6 +30,7 @@ std::string series_label(const ResultRow& row) {
     }
   }
   if (!row.str(Col::window).empty()) add("W=" + row.str(Col::window));
+  add(row.str(Col::sliding_pattern));
   if (row.num_or(Col::batch, 1) != 1) add("batch " + row.str(Col::batch));
   if (!row.str(Col::block_size).empty()) add("bs " + row.str(Col::block_size));
   add(row.str(Col::block_order));

@@ -9,7 +9,7 @@ const std::vector<std::string>& config_key_columns() {
   static const std::vector<std::string> columns = {
       "benchmark", "model", "layout", "dtype", "layers", "q_heads", "kv_heads",
       "head_dim", "context", "window", "batch", "threads", "pin", "cache_state",
-      "block_size", "block_order", "seq_lens", "query_tokens"};
+      "block_size", "block_order", "seq_lens", "query_tokens", "sliding_pattern"};
   return columns;
 }
 
@@ -51,6 +51,7 @@ CsvRow config_columns(const DecodeConfig& c, Family family, const VariantParams&
       {"block_order", family == Family::kPagedAttention ? v.block_order : ""},
       {"seq_lens", family == Family::kBatchedAttention ? v.seq_lens : ""},
       {"query_tokens", family == Family::kChunkedAttention ? positive(v.query_tokens) : ""},
+      {"sliding_pattern", c.sliding_pattern()},
   };
 }
 

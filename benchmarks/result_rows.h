@@ -15,7 +15,7 @@
 namespace kvb {
 
 // benchmark, model, layout, dtype, layers, q_heads, kv_heads, head_dim, context, window, batch,
-// threads, pin, cache_state, block_size, block_order, seq_lens, query_tokens.
+// threads, pin, cache_state, block_size, block_order, seq_lens, query_tokens, sliding_pattern.
 const std::vector<std::string>& config_key_columns();
 // Values of the key columns joined with '|' (a missing column counts as empty).
 std::string config_key(const CsvRow& row);

@@ -393,6 +393,7 @@ std::string benchmark_name(const DecodeConfig& c, Family f, const VariantParams&
                      std::to_string(c.shape.kv_heads) + "/d:" + std::to_string(c.shape.head_dim) +
                      "/ctx:" + std::to_string(c.shape.context);
   if (c.shape.window > 0) name += "/W:" + std::to_string(c.shape.window);
+  if (!c.sliding_pattern().empty()) name += "/SG:" + c.sliding_pattern();
   name += "/t:" + std::to_string(runs_single_threaded(f) ? 1 : c.threads) + "/" + c.pin + "/" + cache_state_name(c.cache_state);
   return name;
 }
@@ -648,6 +649,11 @@ int run_main(const std::vector<std::string>& raw_args) {
   for (std::size_t i = 0; i < state.configs.size(); ++i) {
     for (Family f : settings.families) {
       for (const VariantParams& p : variant_points(f, settings)) {
+        if (is_variant_family(f) && state.configs[i].hybrid()) {
+          throw UsageError(std::string(family_name(f)) + " needs a uniform cache; " +
+                           state.configs[i].label() + " has a sliding pattern (run it with "
+                           "decode_step, attention, append or prefill_copy)");
+        }
         if (f == Family::kChunkedAttention && p.query_tokens > state.configs[i].attended()) {
           throw UsageError("--query-tokens " + std::to_string(p.query_tokens) +
                            " exceeds the context " + std::to_string(state.configs[i].attended()) +

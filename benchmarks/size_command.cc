@@ -112,11 +112,17 @@ int size_main(const std::vector<std::string>& args) {
       req.shape.head_dim = head_dim;
       req.shape.context = context;
       req.shape.window = window_w;
+      req.shape.sliding_layers = spec.sliding_layers;
+      req.shape.global_layers = spec.global_layers;
       req.dtype = dtype;
       req.block_size = block;
       req.users = users;
       const SizingResult r = size_kv_cache(req, machine);
-      const std::string window = window_w > 0 ? std::to_string(window_w) : "";
+      // Hybrid: the window column says which layers use it, e.g. "4096/5:1".
+      std::string window = window_w > 0 ? std::to_string(window_w) : "";
+      if (window_w > 0 && spec.global_layers > 0) {
+        window += "/" + std::to_string(spec.sliding_layers) + ":" + std::to_string(spec.global_layers);
+      }
       if (format == "csv") {
         std::printf("%s,%lld,%lld,%lld,%lld,%lld,%s,%lld,%s,%s,%lld,%lld,%lld,%lld,%.2f,%lld,%lld,%d,%d\n",
                     model.c_str(), (long long)layers, (long long)q_heads, (long long)kv_heads,

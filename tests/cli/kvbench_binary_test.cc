@@ -339,6 +339,29 @@ TEST_F(KvbenchBinary, VariantFamiliesProduceValidRowsWithTheirAxes) {
   EXPECT_EQ(per_family["paged_attention"], 8);
 }
 
+// A 5:1 hybrid of 6 layers: 5 rings of W = 64 positions and one full layer of 256. Bytes,
+// SDE events and validation cover both parts.
+TEST_F(KvbenchBinary, HybridSlidingPatternCountsBothParts) {
+  const Result r = run("run --config ci-smoke --layers 6 --context 256 --window 64 "
+                       "--sliding-pattern 5:1 --dtype fp32 --ceilings none --repetitions 1 "
+                       "--min-time 0.005 --out hybrid.csv");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const Csv csv = read_csv(dir_ / "hybrid.csv");
+  int decode_rows = 0;
+  for (const auto& row : csv.rows) {
+    SCOPED_TRACE(row.at("benchmark"));
+    EXPECT_EQ(row.at("valid"), "1");
+    EXPECT_EQ(row.at("sliding_pattern"), "5:1");
+    EXPECT_EQ(row.at("c:sde:::kvbench::KV_BYTES_READ"), row.at("bytes_read"));
+    if (row.at("benchmark") == "decode_step") {
+      ++decode_rows;
+      // (5 x 64 + 1 x 256) positions x K,V x 2 heads x 64 dims x 4 bytes.
+      EXPECT_EQ(row.at("working_set_bytes"), std::to_string((5 * 64 + 256) * 2 * 2 * 64 * 4));
+    }
+  }
+  EXPECT_GT(decode_rows, 0);
+}
+
 TEST_F(KvbenchBinary, VariantValidationFailureIsCaught) {
   const Result r = run("run --config ci-smoke --context 64 --dtype fp32 --ceilings none "
                        "--repetitions 1 --min-time 0.005 --benchmarks paged_attention,"
@@ -364,6 +387,8 @@ TEST_F(KvbenchBinary, BadVariantParametersExitTwo) {
       {variants + "chunked_attention --query-tokens 65 --context 64", "exceeds the context 64"},
       {variants + "decode_step --window 8192", "exceeds the model's capacity 4096"},
       {variants + "paged_atention", "bad value 'paged_atention' for --benchmarks"},
+      {variants + "decode_step --window 32 --sliding-pattern 5", "bad value '5' for --sliding-pattern"},
+      {variants + "paged_attention --window 32 --sliding-pattern 1:1", "needs a uniform cache"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args);
