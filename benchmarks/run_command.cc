@@ -667,6 +667,24 @@ int run_main(const std::vector<std::string>& raw_args) {
       }
     }
   }
+  {
+    // The variants allocate beside their configuration's cache (one variant at a time).
+    std::string report;
+    for (const Entry& e : state.entries) {
+      const DecodeConfig& c = state.configs[e.config];
+      const std::int64_t need =
+          config_memory_bytes(c, machine) + variant_memory_bytes(c, e.family, e.params);
+      if (is_variant_family(e.family) && need > machine.mem_available && report.size() < 2000) {
+        report += "\n  " + std::string(family_name(e.family)) +
+                  variant_suffix(e.family, e.params, ' ') + " " + c.label() + ": requires " +
+                  std::to_string(need) + " bytes, available " + std::to_string(machine.mem_available);
+      }
+    }
+    if (!report.empty()) {
+      throw UsageError("variant benchmark(s) need more memory than is available (MemAvailable):" +
+                       report);
+    }
+  }
   if (skipped > 0) {
     std::fprintf(stderr, "kvbench: resume: %zu configuration(s) already complete in %s\n",
                  skipped, out.c_str());

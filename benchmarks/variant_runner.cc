@@ -46,6 +46,36 @@ std::vector<std::int64_t> batch_seq_lens(const std::string& kind, std::int64_t b
   return lens;
 }
 
+std::int64_t variant_memory_bytes(const DecodeConfig& c, Family family, const VariantParams& p) {
+  const std::int64_t kv = c.kv_bytes();  // the attended positions, scales included
+  const std::int64_t context = std::max<std::int64_t>(c.attended(), 1);
+  const std::int64_t grown = grown_capacity(context + 1, 1024);
+  const std::int64_t d = c.shape.head_dim;
+  switch (family) {
+    case Family::kPagedAttention:  // the pool, rounded up to whole blocks
+      return kv / context * ((context + p.block_size - 1) / std::max<std::int64_t>(p.block_size, 1) *
+                             p.block_size);
+    case Family::kBatchedAttention: {
+      std::int64_t positions = 0;
+      for (std::int64_t len : batch_seq_lens(p.seq_lens, p.batch, context)) positions += len;
+      return kv / context * positions;
+    }
+    case Family::kCacheClone: return kv * p.batch;
+    case Family::kCacheGrow:
+    case Family::kCacheRepack: return kv / context * grown;
+    case Family::kMemcpySameBytes: return kv;
+    case Family::kRecomputeDecode: {
+      const std::int64_t hidden =
+          c.shape.hidden_size > 0 ? c.shape.hidden_size : c.shape.q_heads * d;
+      const std::int64_t kvd = c.shape.kv_heads * d;
+      // x, two weights, per-worker K/V workspaces, and the double K/V of the validation.
+      return 4 * (context * hidden + 2 * hidden * kvd) + c.threads * 4 * 2 * context * kvd +
+             8 * 2 * context * kvd;
+    }
+    default: return 0;
+  }
+}
+
 namespace {
 
 // fp32 kernels vs the double reference, as the decode validation: indexing or decoding bugs

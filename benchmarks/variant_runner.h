@@ -11,6 +11,7 @@
 
 #include "benchmarks/decode_fixture.h"
 #include "benchmarks/run_options.h"
+#include "benchmarks/sweep.h"
 #include "kernels/cost_model.h"
 
 namespace kvb {
@@ -38,6 +39,11 @@ bool runs_single_threaded(Family f) noexcept;
 // context/4 to 7*context/4 (same total, so the same bytes as uniform).
 std::vector<std::int64_t> batch_seq_lens(const std::string& kind, std::int64_t batch,
                                          std::int64_t context);
+
+// Bytes a variant allocates beyond its configuration's decode fixture (pool copy, sequence
+// caches, clones, copy targets, recompute inputs and workspaces), for the memory check.
+std::int64_t variant_memory_bytes(const DecodeConfig& config, Family family,
+                                  const VariantParams& params);
 
 class VariantRunner {
  public:

@@ -389,6 +389,8 @@ TEST_F(KvbenchBinary, BadVariantParametersExitTwo) {
       {variants + "paged_atention", "bad value 'paged_atention' for --benchmarks"},
       {variants + "decode_step --window 32 --sliding-pattern 5", "bad value '5' for --sliding-pattern"},
       {variants + "paged_attention --window 32 --sliding-pattern 1:1", "needs a uniform cache"},
+      {"run --model qwen3-0.6b --context 16384 --threads 1 --ceilings none --benchmarks "
+       "cache_clone --batch 64", "need more memory than is available"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args);
