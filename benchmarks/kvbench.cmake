@@ -31,6 +31,8 @@ target_link_libraries(kvbench_cli PUBLIC kvbench_harness kvbench_kernels benchma
 
 add_executable(kvbench ${_kvb_cli_dir}/kvbench_main.cc)
 target_link_libraries(kvbench PRIVATE kvbench_cli)
+# build/kvbench: the path the README's commands use.
+set_target_properties(kvbench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
 if(TARGET kvbench_analysis)
   target_link_libraries(kvbench PRIVATE kvbench_analysis)
   target_compile_definitions(kvbench PRIVATE KVBENCH_HAVE_ANALYSIS=1)

@@ -39,7 +39,15 @@ std::pair<double, std::int64_t> calibrate_and_time(ThreadPool& pool, const Ceili
   }
   iters = std::max<std::int64_t>(1, static_cast<std::int64_t>(iters * target_ns / std::max(ns, 1.0)));
   double best = 1e300;
-  for (int r = 0; r < std::max(1, opt.repetitions); ++r) best = std::min(best, timed(pool, iters, body) / iters);
+  // A preemption during calibration makes a short run look long and leaves too few iterations,
+  // so the timed runs would measure the dispatch, not the memory: re-time with more iterations
+  // until the best run really lasts about min_seconds.
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    best = 1e300;
+    for (int r = 0; r < std::max(1, opt.repetitions); ++r) best = std::min(best, timed(pool, iters, body) / iters);
+    if (best * static_cast<double>(iters) >= target_ns / 2 || iters >= (1LL << 40)) break;
+    iters = std::max<std::int64_t>(iters * 2, static_cast<std::int64_t>(iters * target_ns / std::max(best * static_cast<double>(iters), 1.0)));
+  }
   return {best, iters};
 }
 

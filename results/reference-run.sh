@@ -6,13 +6,13 @@
 #
 #   results/reference-run.sh OUTDIR [kvbench run overrides...]
 #
-# KVBENCH selects the binary (default build/benchmarks/kvbench), PYTHON the interpreter that
+# KVBENCH selects the binary (default build/kvbench), PYTHON the interpreter that
 # has torch (default python3), PEER_ARGS the torch peer's arguments, SKIP a space-separated
 # list of steps to skip (topo ceilings likwid default vendor peer).
 set -uo pipefail
 out=${1:?usage: results/reference-run.sh OUTDIR [kvbench run overrides...]}
 shift
-kvbench=${KVBENCH:-build/benchmarks/kvbench}
+kvbench=${KVBENCH:-build/kvbench}
 python=${PYTHON:-python3}
 skip=" ${SKIP:-} "
 mkdir -p "$out"
