@@ -236,15 +236,26 @@ void configurations_section(std::ostream& md, const std::vector<MachineResults>&
     md << "No kernel rows in the input.\n\n";
     return;
   }
-  std::vector<std::string> header = {"benchmark", "model", "dtype", "layout", "shape", "context", "window",
-                                     "batch", "threads", "cache"};
+  std::vector<std::string> header = {"benchmark", "variant", "model", "dtype", "layout", "shape", "context",
+                                     "window", "batch", "threads", "cache"};
   for (const auto& m : ms) {
     for (const char* h : {" GB/s", " % ceil", " tok/s", " level"}) header.push_back(m.id + h);
   }
   TextTable t(header);
   for (const auto& key : order) {
     const ResultRow& r = *first[key];
-    std::vector<std::string> row = {md_escape(r.str(Col::benchmark)), r.str(Col::model), r.str(Col::dtype),
+    // The variant axes that apply to this row (paged block size and order, ragged batches,
+    // chunked Tq, hybrid sliding pattern).
+    std::string variant;
+    const auto add = [&](const std::string& part) {
+      if (!part.empty()) variant += (variant.empty() ? "" : " ") + part;
+    };
+    if (!r.str(Col::block_size).empty()) add("bs " + r.str(Col::block_size));
+    add(r.str(Col::block_order));
+    add(r.str(Col::seq_lens));
+    if (!r.str(Col::query_tokens).empty()) add("Tq " + r.str(Col::query_tokens));
+    add(r.str(Col::sliding_pattern));
+    std::vector<std::string> row = {md_escape(r.str(Col::benchmark)), md_escape(variant), r.str(Col::model), r.str(Col::dtype),
                                     md_escape(r.str(Col::layout)), shape_of(r), r.str(Col::context),
                                     r.str(Col::window), r.str(Col::batch), r.str(Col::threads), r.str(Col::cache_state)};
     for (std::size_t i = 0; i < ms.size(); ++i) {

@@ -30,7 +30,12 @@ std::string series_label(const ResultRow& row) {
     }
   }
   if (!row.str(Col::window).empty()) add("W=" + row.str(Col::window));
+  add(row.str(Col::sliding_pattern));
   if (row.num_or(Col::batch, 1) != 1) add("batch " + row.str(Col::batch));
+  if (!row.str(Col::block_size).empty()) add("bs " + row.str(Col::block_size));
+  add(row.str(Col::block_order));
+  add(row.str(Col::seq_lens));
+  if (!row.str(Col::query_tokens).empty()) add("Tq=" + row.str(Col::query_tokens));
   if (!row.str(Col::cache_state).empty() && row.str(Col::cache_state) != "warm") add(row.str(Col::cache_state));
   add(row.str(Col::threads) + "T");
   return s;

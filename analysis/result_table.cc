@@ -6,6 +6,7 @@
 #include <libfccp/csv.h>
 #pragma GCC diagnostic pop
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <utility>
@@ -89,7 +90,9 @@ std::vector<ResultRow> load_results(const std::string& path) {
     Reader reader(path);
     read_header(reader, kIndices);
     for (std::size_t i = 0; i < kColumnCount; ++i) {
-      if (!reader.has_column(kColumns[i].name)) {
+      const bool optional = std::find(std::begin(kOptionalColumns), std::end(kOptionalColumns),
+                                      static_cast<Col>(i)) != std::end(kOptionalColumns);
+      if (!optional && !reader.has_column(kColumns[i].name)) {
         throw InputError(path + ":1: missing required column '" + kColumns[i].name + "'");
       }
     }

@@ -25,7 +25,8 @@ inline constexpr int kSchemaVersion = 1;
   X(aggregate, Text) X(repetition, Int) X(ns_per_step, Float) X(tokens_per_s, Float)     \
   X(bytes_read, Int) X(bytes_written, Int) X(flops, Int) X(gbps, Float) X(gflops, Float) \
   X(ai_flop_per_byte, Float) X(working_set_bytes, Int) X(ceiling_gbps, Float)            \
-  X(pct_of_ceiling, Float) X(valid, Int)
+  X(pct_of_ceiling, Float) X(valid, Int) X(block_size, Int) X(block_order, Text)          \
+  X(seq_lens, Text) X(query_tokens, Int) X(sliding_pattern, Text)
 
 enum class Col : std::size_t {
 #define KVB_ENUM_ENTRY(name, kind) name,
@@ -46,7 +47,13 @@ ColKind column_kind(Col c);
 inline constexpr Col kConfigColumns[] = {
     Col::benchmark, Col::model,   Col::layout, Col::dtype,   Col::layers,    Col::q_heads,
     Col::kv_heads,  Col::head_dim, Col::context, Col::window, Col::batch,    Col::threads,
-    Col::pin,       Col::placement, Col::cache_state, Col::ws_level};
+    Col::pin,       Col::placement, Col::cache_state, Col::ws_level, Col::block_size,
+    Col::block_order, Col::seq_lens, Col::query_tokens, Col::sliding_pattern};
+
+// Columns added to schema version 1 later (the variant axes): a file without them reads them
+// as empty, so older version-1 files still load.
+inline constexpr Col kOptionalColumns[] = {Col::block_size, Col::block_order, Col::seq_lens,
+                                           Col::query_tokens, Col::sliding_pattern};
 
 // One CSV row. Numeric fields are parsed at load time; an empty field is "not measured".
 struct ResultRow {

@@ -69,8 +69,28 @@ DecodeFixture::DecodeFixture(const Topology& topo, const DecodeConfig& config,
                              const Placement& placement, std::int64_t llc_bytes,
                              const std::vector<std::string>& counter_events, int validate_layers,
                              bool inject_fault)
+    : DecodeFixture(topo, config.parts().front(), config, placement, llc_bytes, counter_events,
+                    validate_layers, inject_fault, nullptr) {
+  const std::vector<DecodeConfig> parts = config.parts();
+  if (parts.size() > 1) {
+    // The child is warm: the untimed flush / weight streaming of a step is done once, here.
+    DecodeConfig global = parts[1];
+    global.cache_state = CacheState::kWarm;
+    child_ = std::unique_ptr<DecodeFixture>(new DecodeFixture(
+        topo, global, global, placement, llc_bytes, {}, validate_layers, inject_fault, pool_));
+    fill_seconds_ += child_->fill_seconds_;
+    validation_seconds_ += child_->validation_seconds_;
+  }
+}
+
+DecodeFixture::DecodeFixture(const Topology& topo, const DecodeConfig& config,
+                             const DecodeConfig& full, const Placement& placement,
+                             std::int64_t llc_bytes, const std::vector<std::string>& counter_events,
+                             int validate_layers, bool inject_fault,
+                             std::shared_ptr<ThreadPool> pool)
     : config_(config) {
-  pool_ = std::make_unique<ThreadPool>(topo, config.threads, parse_pin_policy(config.pin));
+  pool_ = pool ? std::move(pool)
+               : std::make_shared<ThreadPool>(topo, config.threads, parse_pin_policy(config.pin));
   pu_list_ = pool_->pu_list();
   if (const Status st = CacheGeometry::create(config.cache_shape(), &geometry_); !ok(st)) {
     throw HarnessError(std::string("cannot build cache geometry: ") + status_message(st));
@@ -97,8 +117,8 @@ DecodeFixture::DecodeFixture(const Topology& topo, const DecodeConfig& config,
     std::memset(flush_buffer_.data(), 1, flush_buffer_.size());
   }
   if (config.cache_state == CacheState::kWeights) {
-    weight_buffer_ = Buffer(topo, static_cast<std::size_t>(config.shape.layers *
-                                                           config.weight_bytes_per_layer()),
+    weight_buffer_ = Buffer(topo, static_cast<std::size_t>(full.shape.layers *
+                                                           full.weight_bytes_per_layer()),
                             placement);
     std::memset(weight_buffer_.data(), 1, weight_buffer_.size());
   }
@@ -116,6 +136,10 @@ DecodeFixture::~DecodeFixture() {
 std::string DecodeFixture::thp() const { return thp_state_name(cache_buffer_.thp()); }
 
 const std::vector<unsigned>& DecodeFixture::pus() const { return pool_->bound_pus(); }
+
+std::int64_t DecodeFixture::context() const noexcept { return decode_->context(); }
+
+const float* DecodeFixture::query(std::int32_t layer) const { return decode_->query(layer); }
 
 CacheView DecodeFixture::view() const {
   CacheView v;
@@ -141,18 +165,23 @@ ParallelDecode::Mode mode_of(Family f) {
 }  // namespace
 
 Cost DecodeFixture::cost(Family family) const {
-  if (family == Family::kPrefillCopy) {
-    return prefill_copy_cost(geometry_.shape(), decode_->context()) * geometry_.shape().layers;
-  }
-  return decode_->cost(mode_of(family));
+  Cost cost = family == Family::kPrefillCopy
+                  ? prefill_copy_cost(geometry_.shape(), decode_->context()) * geometry_.shape().layers
+                  : decode_->cost(mode_of(family));
+  if (child_) cost += child_->cost(family);
+  return cost;
 }
 
-void DecodeFixture::run(Family family, CounterSet* counters) {
+void DecodeFixture::run(Family family, CounterSet* counters) { run_units(family, 1, counters); }
+
+void DecodeFixture::run_units(Family family, std::int64_t steps, CounterSet* counters) {
   if (family == Family::kPrefillCopy) {
-    run_prefill(counters);
+    for (std::int64_t i = 0; i < steps; ++i) run_prefill(counters);
   } else {
-    decode_->run(mode_of(family), 1, counters);
+    decode_->run(mode_of(family), steps, counters);
   }
+  // The child's workers are this pool's, so the same counters accumulate its share.
+  if (child_) child_->run_units(family, steps, counters);
 }
 
 void DecodeFixture::run_prefill(CounterSet* counters) {
@@ -227,6 +256,23 @@ void DecodeFixture::validate_prefill() {
 }
 
 const Validation& DecodeFixture::validation(Family family) {
+  if (child_) {
+    auto it = combined_.find(family);
+    if (it == combined_.end()) {
+      const Validation& own = family == Family::kPrefillCopy
+                                  ? (prefill_validation_ ? *prefill_validation_
+                                                         : (validate_prefill(), *prefill_validation_))
+                                  : validation_;
+      const Validation& other = child_->validation(family);
+      Validation v;
+      v.valid = own.valid && other.valid;
+      v.max_rel_err = std::max(own.max_rel_err, other.max_rel_err);
+      v.detail = !own.valid ? "sliding layers: " + own.detail
+                            : (!other.valid ? "global layers: " + other.detail : "");
+      it = combined_.emplace(family, v).first;
+    }
+    return it->second;
+  }
   if (family != Family::kPrefillCopy) return validation_;
   if (!prefill_validation_) validate_prefill();
   return *prefill_validation_;
@@ -321,11 +367,7 @@ const std::vector<CounterReading>& DecodeFixture::counter_readings(Family family
   if (it == readings_.end()) {
     constexpr std::int64_t kSteps = 3;
     counters_->reset();
-    if (family == Family::kPrefillCopy) {
-      for (std::int64_t i = 0; i < kSteps; ++i) run_prefill(counters_.get());
-    } else {
-      decode_->run(mode_of(family), kSteps, counters_.get());
-    }
+    run_units(family, kSteps, counters_.get());
     it = readings_.emplace(family, counters_->readings(kSteps)).first;
   }
   return it->second;

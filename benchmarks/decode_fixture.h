@@ -31,6 +31,9 @@ class DecodeFixture {
  public:
   // Allocates and fills the cache (first touch by the workers that read it), then validates
   // one step. Throws HarnessError/UsageError when the configuration cannot be set up.
+  // A hybrid configuration (sliding pattern) is two uniform parts on one pool: this fixture
+  // holds the sliding layers' ring cache and a child the global layers' cache; every unit runs
+  // both, costs and counters add up, validation covers both.
   DecodeFixture(const Topology& topo, const DecodeConfig& config, const Placement& placement,
                 std::int64_t llc_bytes, const std::vector<std::string>& counter_events,
                 int validate_layers, bool inject_fault = false);
@@ -55,10 +58,22 @@ class DecodeFixture {
   double validation_seconds() const noexcept { return validation_seconds_; }
   std::string thp() const;
   const std::vector<unsigned>& pus() const;
+  // What the variant families build on (benchmarks/variant_runner.h): the pinned pool, the
+  // filled cache, the positions attended and the per-layer queries.
+  ThreadPool& pool() noexcept { return *pool_; }
+  CacheView cache_view() const { return view(); }
+  std::int64_t context() const noexcept;
+  const float* query(std::int32_t layer) const;
   // Counter readings per unit of `mode`, measured once (untimed) on first request.
   const std::vector<CounterReading>& counter_readings(Family family);
 
  private:
+  // One uniform part; `full` sizes the weight buffer, `pool` is shared when given.
+  DecodeFixture(const Topology& topo, const DecodeConfig& part, const DecodeConfig& full,
+                const Placement& placement, std::int64_t llc_bytes,
+                const std::vector<std::string>& counter_events, int validate_layers,
+                bool inject_fault, std::shared_ptr<ThreadPool> pool);
+  void run_units(Family family, std::int64_t steps, CounterSet* counters);
   void validate(int validate_layers, bool inject_fault);
   void run_prefill(CounterSet* counters);
   void validate_prefill();
@@ -66,7 +81,9 @@ class DecodeFixture {
   void stream(const Buffer& buffer);
 
   DecodeConfig config_;
-  std::unique_ptr<ThreadPool> pool_;
+  std::shared_ptr<ThreadPool> pool_;
+  std::unique_ptr<DecodeFixture> child_;  // hybrid: the global layers
+  std::map<Family, Validation> combined_;  // hybrid: both parts' validation
   CacheGeometry geometry_;
   Buffer cache_buffer_;
   Buffer flush_buffer_;    // cold: >= 2x LLC

@@ -22,9 +22,21 @@ SizingResult size_kv_cache(const SizingRequest& request, const MachineFacts& mac
     r.positions = (r.positions + request.block_size - 1) / request.block_size * request.block_size;
   }
   r.bytes_per_token = bytes_per_token(s, s.kv_heads, request.dtype);
-  r.total_bytes = r.bytes_per_token * r.positions;
+  // Hybrid models: the sliding layers hold `positions`, the global ones the whole context.
+  DecodeConfig c;
+  c.shape = s;
+  const std::int64_t sliding = c.hybrid() ? c.sliding_layer_count() : s.layers;
+  std::int64_t global_positions = s.context;
+  if (request.block_size > 0) {
+    global_positions = (global_positions + request.block_size - 1) / request.block_size *
+                       request.block_size;
+  }
+  const auto total_for = [&](std::int64_t per_token) {
+    return per_token / s.layers * (sliding * r.positions + (s.layers - sliding) * global_positions);
+  };
+  r.total_bytes = total_for(r.bytes_per_token);
   r.bytes_per_layer = r.total_bytes / s.layers;
-  r.mha_total_bytes = bytes_per_token(s, s.q_heads, request.dtype) * r.positions;
+  r.mha_total_bytes = total_for(bytes_per_token(s, s.q_heads, request.dtype));
   r.gqa_saving_pct = 100.0 * (1.0 - static_cast<double>(r.total_bytes) /
                                         static_cast<double>(r.mha_total_bytes));
   r.users_total_bytes = r.total_bytes * request.users;

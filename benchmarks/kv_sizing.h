@@ -17,8 +17,9 @@ struct SizingRequest {
 
 struct SizingResult {
   std::int64_t positions = 0;        // held per sequence: min(context, window), block-rounded
+                                     // (hybrid models: by the sliding layers; global: context)
   std::int64_t bytes_per_token = 0;  // all layers, K and V, int8 scales included
-  std::int64_t bytes_per_layer = 0;  // one layer at `positions`
+  std::int64_t bytes_per_layer = 0;  // one layer at `positions` (hybrid: the mean layer)
   std::int64_t total_bytes = 0;      // one sequence
   std::int64_t mha_total_bytes = 0;  // same with kv_heads = q_heads
   double gqa_saving_pct = 0;         // 100 * (1 - total / mha_total)

@@ -15,6 +15,7 @@ add_library(kvbench_cli STATIC
   ${_kvb_cli_dir}/option_suggestion.cc
   ${_kvb_cli_dir}/progress.cc
   ${_kvb_cli_dir}/result_rows.cc
+  ${_kvb_cli_dir}/variant_runner.cc
   ${_kvb_cli_dir}/run_command.cc
   ${_kvb_cli_dir}/run_options.cc
   ${_kvb_cli_dir}/shape_options.cc

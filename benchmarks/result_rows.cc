@@ -8,7 +8,8 @@ namespace kvb {
 const std::vector<std::string>& config_key_columns() {
   static const std::vector<std::string> columns = {
       "benchmark", "model", "layout", "dtype", "layers", "q_heads", "kv_heads",
-      "head_dim", "context", "window", "batch", "threads", "pin", "cache_state"};
+      "head_dim", "context", "window", "batch", "threads", "pin", "cache_state",
+      "block_size", "block_order", "seq_lens", "query_tokens", "sliding_pattern"};
   return columns;
 }
 
@@ -27,8 +28,10 @@ std::string ceiling_group_key(int threads, const std::string& pin) {
   return std::to_string(threads) + "|" + pin;
 }
 
-CsvRow config_columns(const DecodeConfig& c, Family family) {
+CsvRow config_columns(const DecodeConfig& c, Family family, const VariantParams& v) {
   const ModelShape& s = c.shape;
+  const auto positive = [](std::int64_t x) { return x > 0 ? std::to_string(x) : std::string(); };
+  const bool batched = family == Family::kBatchedAttention || family == Family::kCacheClone;
   return {
       {"benchmark", family_name(family)},
       {"model", s.model},
@@ -40,10 +43,15 @@ CsvRow config_columns(const DecodeConfig& c, Family family) {
       {"head_dim", std::to_string(s.head_dim)},
       {"context", std::to_string(s.context)},
       {"window", s.window > 0 ? std::to_string(s.window) : ""},
-      {"batch", "1"},
-      {"threads", std::to_string(c.threads)},
+      {"batch", batched ? std::to_string(v.batch) : "1"},
+      {"threads", runs_single_threaded(family) ? "1" : std::to_string(c.threads)},
       {"pin", c.pin},
       {"cache_state", cache_state_name(c.cache_state)},
+      {"block_size", family == Family::kPagedAttention ? positive(v.block_size) : ""},
+      {"block_order", family == Family::kPagedAttention ? v.block_order : ""},
+      {"seq_lens", family == Family::kBatchedAttention ? v.seq_lens : ""},
+      {"query_tokens", family == Family::kChunkedAttention ? positive(v.query_tokens) : ""},
+      {"sliding_pattern", c.sliding_pattern()},
   };
 }
 

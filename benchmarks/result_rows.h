@@ -8,13 +8,14 @@
 
 #include "benchmarks/run_options.h"
 #include "benchmarks/sweep.h"
+#include "benchmarks/variant_runner.h"
 #include "harness/csv_writer.h"
 #include "kernels/cost_model.h"
 
 namespace kvb {
 
 // benchmark, model, layout, dtype, layers, q_heads, kv_heads, head_dim, context, window, batch,
-// threads, pin, cache_state.
+// threads, pin, cache_state, block_size, block_order, seq_lens, query_tokens, sliding_pattern.
 const std::vector<std::string>& config_key_columns();
 // Values of the key columns joined with '|' (a missing column counts as empty).
 std::string config_key(const CsvRow& row);
@@ -22,7 +23,10 @@ std::string config_key(const CsvRow& row);
 std::string ceiling_group_key(int threads, const std::string& pin);
 
 // Configuration columns of a decode-type row (no pu_list/thp/ws_level: measured values).
-CsvRow config_columns(const DecodeConfig& config, Family family);
+// Variant families add their axes (block_size, block_order, batch, seq_lens, query_tokens);
+// single-threaded families say threads=1.
+CsvRow config_columns(const DecodeConfig& config, Family family,
+                      const VariantParams& params = {});
 
 // "L1", "L2", "L3" or "DRAM": the smallest level whose capacity over the PUs used holds
 // `working_set_bytes` (a level of size 0 is absent).

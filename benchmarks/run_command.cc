@@ -27,6 +27,7 @@
 #include "benchmarks/run_options.h"
 #include "benchmarks/shape_options.h"
 #include "benchmarks/usage_error.h"
+#include "benchmarks/variant_runner.h"
 #include "harness/ceilings.h"
 #include "harness/counters.h"
 #include "harness/csv_writer.h"
@@ -45,6 +46,58 @@ namespace {
 // Decode-type benchmarks produce a token per unit (tokens_per_s) and work on the KV cache.
 bool decode_type(Family f) { return f == Family::kDecodeStep || f == Family::kAttention; }
 
+// Each variant family sweeps its own axes; the others run once per configuration.
+std::vector<VariantParams> variant_points(Family f, const RunSettings& s) {
+  std::vector<VariantParams> points;
+  VariantParams p;
+  switch (f) {
+    case Family::kPagedAttention:
+      for (std::int64_t bs : s.block_sizes)
+        for (const std::string& order : s.block_orders) {
+          p.block_size = bs;
+          p.block_order = order;
+          points.push_back(p);
+        }
+      break;
+    case Family::kBatchedAttention:
+      for (std::int64_t b : s.batches)
+        for (const std::string& lens : s.seq_lens) {
+          p.batch = b;
+          p.seq_lens = lens;
+          points.push_back(p);
+        }
+      break;
+    case Family::kCacheClone:
+      for (std::int64_t b : s.batches) {
+        p.batch = b;
+        points.push_back(p);
+      }
+      break;
+    case Family::kChunkedAttention:
+      for (std::int64_t tq : s.query_tokens) {
+        p.query_tokens = tq;
+        points.push_back(p);
+      }
+      break;
+    default: points.push_back(p);
+  }
+  return points;
+}
+
+// "/bs:16/contiguous", "/B:4/ragged", "/tq:8": the variant axes in a benchmark name or label.
+std::string variant_suffix(Family f, const VariantParams& p, char sep) {
+  std::string out;
+  const auto add = [&](const std::string& item) { out += sep + item; };
+  if (f == Family::kPagedAttention) {
+    add("bs:" + std::to_string(p.block_size));
+    add(p.block_order);
+  }
+  if (f == Family::kBatchedAttention || f == Family::kCacheClone) add("B:" + std::to_string(p.batch));
+  if (f == Family::kBatchedAttention) add(p.seq_lens);
+  if (f == Family::kChunkedAttention) add("tq:" + std::to_string(p.query_tokens));
+  return out;
+}
+
 void append_counters(CsvRow* row, const std::vector<CounterReading>& readings) {
   for (const CounterReading& r : readings) {
     row->emplace_back("c:" + r.event, r.value ? csv_number(*r.value) : "");
@@ -56,6 +109,7 @@ void append_counters(CsvRow* row, const std::vector<CounterReading>& readings) {
 struct Entry {
   std::size_t config = 0;
   Family family = Family::kDecodeStep;
+  VariantParams params;  // variant families only
 };
 
 // Shared state of a run: the fixture of the configuration being measured (one at a time, so
@@ -76,6 +130,9 @@ struct RunState {
   std::optional<std::size_t> fixture_config;
   std::unique_ptr<DecodeFixture> fixture;
   std::string fixture_error;
+  // The variant benchmark being measured (built on the fixture, one at a time).
+  std::optional<std::size_t> variant_entry;
+  std::unique_ptr<VariantRunner> variant;
   int started = 0;
   std::set<std::size_t> entries_started;
   std::set<std::size_t> reported_invalid;
@@ -97,6 +154,8 @@ struct RunState {
                                           configs[e.config].label());
     }
     if (fixture_config != e.config) {
+      variant.reset();
+      variant_entry.reset();
       fixture.reset();
       fixture_error.clear();
       fixture_config = e.config;
@@ -121,6 +180,7 @@ struct RunState {
         fixture_error = ex.what();
       }
     }
+    if (fixture && is_variant_family(e.family)) return variant_for(entry_index);
     if (fixture && reported_invalid.insert(entry_index).second) {
       try {
         const Validation& v = fixture->validation(e.family);  // prefill_copy checks here
@@ -136,11 +196,51 @@ struct RunState {
     return fixture.get();
   }
 
+  // Builds (and validates) the variant runner of a variant entry on the current fixture.
+  DecodeFixture* variant_for(std::size_t entry_index) {
+    const Entry& e = entries[entry_index];
+    if (variant_entry == entry_index) return variant ? fixture.get() : nullptr;
+    variant.reset();
+    variant_entry = entry_index;
+    try {
+      VariantRunner::Source source;
+      source.cache = fixture->cache_view();
+      source.context = fixture->context();
+      for (std::int64_t l = 0; l < configs[e.config].shape.layers; ++l) {
+        source.queries.push_back(fixture->query(static_cast<std::int32_t>(l)));
+      }
+      source.hidden = configs[e.config].shape.hidden_size;
+      const auto t0 = std::chrono::steady_clock::now();
+      variant = std::make_unique<VariantRunner>(*topo, placement, fixture->pool(), source, e.family,
+                                                e.params, settings->validate_layers,
+                                                settings->inject_fault);
+      const Validation& v = variant->validation();
+      std::fprintf(stderr, "  %s setup %.1f s, max_rel_err %.2g\n", family_name(e.family),
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                   v.max_rel_err);
+      if (!v.valid) {
+        std::fprintf(stderr, "kvbench: VALIDATION FAILED for %s%s %s: %s\n", family_name(e.family),
+                     variant_suffix(e.family, e.params, ' ').c_str(),
+                     configs[e.config].label().c_str(), v.detail.c_str());
+      }
+    } catch (const std::exception& ex) {
+      variant.reset();
+      fixture_error = ex.what();
+      return nullptr;
+    }
+    return fixture.get();
+  }
+
+  const Validation& validation_of(std::size_t entry_index) {
+    const Entry& e = entries[entry_index];
+    return is_variant_family(e.family) ? variant->validation() : fixture->validation(e.family);
+  }
+
   // The kernels' cost of one unit, plus the streamed weights when they are timed.
   Cost cost_of(std::size_t entry_index) const {
     const Entry& e = entries[entry_index];
     const DecodeConfig& c = configs[e.config];
-    Cost cost = fixture->cost(e.family);
+    Cost cost = is_variant_family(e.family) ? variant->cost() : fixture->cost(e.family);
     if (settings->time_weights && c.cache_state == CacheState::kWeights) {
       cost.bytes_read += c.shape.layers * c.weight_bytes_per_layer();
     }
@@ -177,12 +277,19 @@ struct RunState {
     m.iterations = run.iterations;
     m.gbps = counter("gbps");
     m.gflops = counter("gflops");
-    if (decode_type(e.family)) m.tokens_per_s = counter("tokens_per_s");
+    if (decode_type(e.family) || run.counters.count("tokens_per_s")) {
+      m.tokens_per_s = counter("tokens_per_s");
+    }
+    const bool is_variant = is_variant_family(e.family);
+    if (is_variant && (!variant || variant_entry != index)) return;  // cannot happen either
 
     const Cost cost = cost_of(index);
-    const std::int64_t ws = decode_type(e.family) ? c.kv_bytes()
-                                                  : cost.bytes_read + cost.bytes_written;
-    const std::vector<unsigned>& pus = fixture->pus();
+    const std::int64_t ws = is_variant ? variant->working_set_bytes()
+                            : decode_type(e.family) ? c.kv_bytes()
+                                                    : cost.bytes_read + cost.bytes_written;
+    std::vector<unsigned> pus = fixture->pus();
+    const bool one_thread = runs_single_threaded(e.family) && !pus.empty();
+    if (one_thread) pus.resize(1);  // worker 0 (the calling thread) alone
     // Where the data is when a step starts: cold flushed it to DRAM; weights streamed the
     // model's weights through the caches, so KV stays cached only if both fit together.
     std::int64_t resident = ws;
@@ -193,15 +300,18 @@ struct RunState {
             : ws_level_for(resident, topo->cache_bytes_for(1, pus), topo->cache_bytes_for(2, pus),
                            topo->llc_bytes_for(pus));
     std::optional<double> ceiling;
-    if (const auto c_it = read_ceiling.find(ceiling_group_key(c.threads, c.pin) + "|" + level);
+    if (const auto c_it = read_ceiling.find(
+            ceiling_group_key(one_thread ? 1 : c.threads, c.pin) + "|" + level);
         c_it != read_ceiling.end()) {
       ceiling = c_it->second;
     }
-    const Validation& v = fixture->validation(e.family);
+    const Validation& v = validation_of(index);
 
     CsvRow row = metadata_columns(*meta);
-    for (auto& cell : config_columns(c, e.family)) row.push_back(std::move(cell));
-    row.emplace_back("pu_list", fixture->pu_list());
+    for (auto& cell : config_columns(c, e.family, e.params)) row.push_back(std::move(cell));
+    std::string pu_list = fixture->pu_list();
+    if (one_thread) pu_list = pu_list.substr(0, pu_list.find('+'));
+    row.emplace_back("pu_list", pu_list);
     row.emplace_back("placement", placement_name(placement));
     row.emplace_back("thp", fixture->thp());
     row.emplace_back("ws_level", level);
@@ -210,12 +320,22 @@ struct RunState {
     }
     row.emplace_back("valid", v.valid ? "1" : "0");
     row.emplace_back("max_rel_err", csv_number(v.max_rel_err));
-    append_counters(&row, fixture->counter_readings(e.family));
+    if (is_variant) {
+      // The variant kernels feed no SDE events and the pool's counters are not read around
+      // them: say so rather than leave a silent gap.
+      for (const std::string& event : counter_events) {
+        row.emplace_back("c:" + event, "");
+        row.emplace_back("c:" + event + ":status", "unsupported");
+      }
+    } else {
+      append_counters(&row, fixture->counter_readings(e.family));
+    }
     writer->write(row);
 
     if (m.aggregate == "median" || (m.aggregate == "none" && !summary.count(index))) {
       Summary& s = summary[index];
-      s.label = std::string(family_name(e.family)) + " " + c.label() + " [" + level + "]";
+      s.label = std::string(family_name(e.family)) + variant_suffix(e.family, e.params, ' ') + " " +
+                c.label() + " [" + level + "]";
       s.gbps = m.gbps;
       s.pct = ceiling ? std::optional<double>(100.0 * m.gbps / *ceiling) : std::nullopt;
       s.valid = v.valid;
@@ -233,6 +353,7 @@ void benchmark_body(RunState* state, std::size_t entry_index, benchmark::State& 
     return;
   }
   const Family family = state->entries[entry_index].family;
+  VariantRunner* variant = is_variant_family(family) ? state->variant.get() : nullptr;
   double seconds = 0;
   const bool timed_weights = state->settings->time_weights &&
                              state->configs[state->entries[entry_index].config].cache_state ==
@@ -241,7 +362,11 @@ void benchmark_body(RunState* state, std::size_t entry_index, benchmark::State& 
     if (!timed_weights) f->prepare_step();  // untimed: manual time covers the step alone
     const auto t0 = std::chrono::steady_clock::now();
     if (timed_weights) f->prepare_step();
-    f->run(family);
+    if (variant) {
+      variant->run();
+    } else {
+      f->run(family);
+    }
     const auto t1 = std::chrono::steady_clock::now();
     const double s = std::chrono::duration<double>(t1 - t0).count();
     st.SetIterationTime(s);
@@ -255,18 +380,21 @@ void benchmark_body(RunState* state, std::size_t entry_index, benchmark::State& 
     st.counters["gflops"] = static_cast<double>(cost.flops) * steps / seconds * 1e-9;
     if (decode_type(family)) {
       st.counters["tokens_per_s"] = steps / seconds;
+    } else if (variant && variant->tokens_per_unit() > 0) {
+      st.counters["tokens_per_s"] = steps * static_cast<double>(variant->tokens_per_unit()) / seconds;
     }
   }
 }
 
-std::string benchmark_name(const DecodeConfig& c, Family f) {
-  std::string name = std::string(family_name(f)) + "/" + c.shape.model + "/" + dtype_name(c.dtype) +
+std::string benchmark_name(const DecodeConfig& c, Family f, const VariantParams& p) {
+  std::string name = std::string(family_name(f)) + variant_suffix(f, p, '/') + "/" + c.shape.model + "/" + dtype_name(c.dtype) +
                      "/" + layout_name(c.layout) + "/L:" + std::to_string(c.shape.layers) +
                      "/qh:" + std::to_string(c.shape.q_heads) + "/kvh:" +
                      std::to_string(c.shape.kv_heads) + "/d:" + std::to_string(c.shape.head_dim) +
                      "/ctx:" + std::to_string(c.shape.context);
   if (c.shape.window > 0) name += "/W:" + std::to_string(c.shape.window);
-  name += "/t:" + std::to_string(c.threads) + "/" + c.pin + "/" + cache_state_name(c.cache_state);
+  if (!c.sliding_pattern().empty()) name += "/SG:" + c.sliding_pattern();
+  name += "/t:" + std::to_string(runs_single_threaded(f) ? 1 : c.threads) + "/" + c.pin + "/" + cache_state_name(c.cache_state);
   return name;
 }
 
@@ -520,11 +648,41 @@ int run_main(const std::vector<std::string>& raw_args) {
   std::size_t skipped = 0;
   for (std::size_t i = 0; i < state.configs.size(); ++i) {
     for (Family f : settings.families) {
-      if (existing.complete.count(config_key(config_columns(state.configs[i], f)))) {
-        ++skipped;
-        continue;
+      for (const VariantParams& p : variant_points(f, settings)) {
+        if (is_variant_family(f) && state.configs[i].hybrid()) {
+          throw UsageError(std::string(family_name(f)) + " needs a uniform cache; " +
+                           state.configs[i].label() + " has a sliding pattern (run it with "
+                           "decode_step, attention, append or prefill_copy)");
+        }
+        if (f == Family::kChunkedAttention && p.query_tokens > state.configs[i].attended()) {
+          throw UsageError("--query-tokens " + std::to_string(p.query_tokens) +
+                           " exceeds the context " + std::to_string(state.configs[i].attended()) +
+                           " of " + state.configs[i].label());
+        }
+        if (existing.complete.count(config_key(config_columns(state.configs[i], f, p)))) {
+          ++skipped;
+          continue;
+        }
+        state.entries.push_back({i, f, p});
       }
-      state.entries.push_back({i, f});
+    }
+  }
+  {
+    // The variants allocate beside their configuration's cache (one variant at a time).
+    std::string report;
+    for (const Entry& e : state.entries) {
+      const DecodeConfig& c = state.configs[e.config];
+      const std::int64_t need =
+          config_memory_bytes(c, machine) + variant_memory_bytes(c, e.family, e.params);
+      if (is_variant_family(e.family) && need > machine.mem_available && report.size() < 2000) {
+        report += "\n  " + std::string(family_name(e.family)) +
+                  variant_suffix(e.family, e.params, ' ') + " " + c.label() + ": requires " +
+                  std::to_string(need) + " bytes, available " + std::to_string(machine.mem_available);
+      }
+    }
+    if (!report.empty()) {
+      throw UsageError("variant benchmark(s) need more memory than is available (MemAvailable):" +
+                       report);
     }
   }
   if (skipped > 0) {
@@ -536,7 +694,8 @@ int run_main(const std::vector<std::string>& raw_args) {
     std::printf("%zu benchmark(s) to run, %zu already complete, output %s\n",
                 state.entries.size(), skipped, out.c_str());
     for (const Entry& e : state.entries) {
-      std::printf("  %s %s (%lld KV bytes)\n", family_name(e.family),
+      std::printf("  %s%s %s (%lld KV bytes)\n", family_name(e.family),
+                  variant_suffix(e.family, e.params, ' ').c_str(),
                   state.configs[e.config].label().c_str(),
                   static_cast<long long>(state.configs[e.config].kv_bytes()));
     }
@@ -580,7 +739,7 @@ int run_main(const std::vector<std::string>& raw_args) {
   }
   for (std::size_t i = 0; i < state.entries.size(); ++i) {
     const Entry& e = state.entries[i];
-    const std::string name = benchmark_name(state.configs[e.config], e.family);
+    const std::string name = benchmark_name(state.configs[e.config], e.family, e.params);
     state.entry_by_name[name] = i;
     RunState* sp = &state;
     auto* b = benchmark::RegisterBenchmark(
@@ -607,6 +766,7 @@ int run_main(const std::vector<std::string>& raw_args) {
   });
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
+  state.variant.reset();
   state.fixture.reset();
 
   std::printf("\n%-90s %9s %8s %5s\n", "configuration", "GB/s", "%ceil", "valid");

@@ -1,5 +1,7 @@
 #include "benchmarks/run_options.h"
 
+#include <algorithm>
+
 #include "benchmarks/shape_options.h"
 #include "benchmarks/usage_error.h"
 #include "benchmarks/value_list.h"
@@ -13,6 +15,14 @@ const char* family_name(Family f) noexcept {
     case Family::kAttention: return "attention";
     case Family::kAppend: return "append";
     case Family::kPrefillCopy: return "prefill_copy";
+    case Family::kPagedAttention: return "paged_attention";
+    case Family::kBatchedAttention: return "batched_attention";
+    case Family::kChunkedAttention: return "chunked_attention";
+    case Family::kCacheRepack: return "cache_repack";
+    case Family::kCacheGrow: return "cache_grow";
+    case Family::kCacheClone: return "cache_clone";
+    case Family::kMemcpySameBytes: return "memcpy_same_bytes";
+    case Family::kRecomputeDecode: return "recompute_decode";
   }
   return "?";
 }
@@ -26,7 +36,20 @@ po::options_description run_options() {
       ("cache-state", po::value<std::string>()->default_value("warm"),
        "warm, cold (LLC flushed between steps), weights (layer weights streamed between steps)")
       ("benchmarks", po::value<std::string>()->default_value("decode_step"),
-       "decode_step, attention, append, prefill_copy (bulk write of all context tokens)")
+       "decode_step, attention, append, prefill_copy (bulk write of all context tokens), "
+       "paged_attention, batched_attention, chunked_attention, cache_repack, cache_grow, "
+       "cache_clone (each cache_* adds memcpy_same_bytes), recompute_decode")
+      ("block-size", po::value<std::string>()->default_value("16"),
+       "paged_attention: positions per block (list)")
+      ("block-order", po::value<std::string>()->default_value("contiguous"),
+       "paged_attention: contiguous, shuffled (list)")
+      ("batch", po::value<std::string>()->default_value("4"),
+       "batched_attention: sequences; cache_clone: copies (list)")
+      ("seq-lens", po::value<std::string>()->default_value("uniform"),
+       "batched_attention: uniform (all = context) or ragged (context/4 .. 7*context/4, same "
+       "total) (list)")
+      ("query-tokens", po::value<std::string>()->default_value("4"),
+       "chunked_attention: query tokens Tq per step (list)")
       ("ceilings", po::value<std::string>()->default_value("all"),
        "all, read or none: hardware ceilings measured first");
   po::options_description run("Run");
@@ -74,19 +97,43 @@ RunSettings run_settings_from(const po::variables_map& vm,
   s.families.clear();
   for (const std::string& name : split_list(vm["benchmarks"].as<std::string>(), "benchmarks")) {
     bool found = false;
-    for (Family f : {Family::kDecodeStep, Family::kAttention, Family::kAppend,
-                     Family::kPrefillCopy}) {
+    for (Family f : kAllFamilies) {
       if (name == family_name(f)) {
-        s.families.push_back(f);
+        if (std::find(s.families.begin(), s.families.end(), f) == s.families.end()) {
+          s.families.push_back(f);
+        }
         found = true;
       }
     }
     if (!found) {
-      throw UsageError("bad value '" + name +
-                       "' for --benchmarks: expected decode_step, attention, append or "
-                       "prefill_copy");
+      std::string names;
+      for (Family f : kAllFamilies) names += std::string(names.empty() ? "" : ", ") + family_name(f);
+      throw UsageError("bad value '" + name + "' for --benchmarks: expected one of " + names);
     }
   }
+  // The cache-management rows are read against a plain memcpy of the same bytes, same run.
+  for (Family f : {Family::kCacheRepack, Family::kCacheGrow, Family::kCacheClone}) {
+    if (std::find(s.families.begin(), s.families.end(), f) != s.families.end() &&
+        std::find(s.families.begin(), s.families.end(), Family::kMemcpySameBytes) ==
+            s.families.end()) {
+      s.families.push_back(Family::kMemcpySameBytes);
+    }
+  }
+  s.block_sizes = parse_positive_list(vm["block-size"].as<std::string>(), "block-size");
+  s.block_orders = split_list(vm["block-order"].as<std::string>(), "block-order");
+  for (const std::string& o : s.block_orders) {
+    if (o != "contiguous" && o != "shuffled") {
+      throw UsageError("bad value '" + o + "' for --block-order: expected contiguous or shuffled");
+    }
+  }
+  s.batches = parse_positive_list(vm["batch"].as<std::string>(), "batch");
+  s.seq_lens = split_list(vm["seq-lens"].as<std::string>(), "seq-lens");
+  for (const std::string& k : s.seq_lens) {
+    if (k != "uniform" && k != "ragged") {
+      throw UsageError("bad value '" + k + "' for --seq-lens: expected uniform or ragged");
+    }
+  }
+  s.query_tokens = parse_positive_list(vm["query-tokens"].as<std::string>(), "query-tokens");
   const std::string ceilings = vm["ceilings"].as<std::string>();
   if (ceilings == "all") {
     s.ceilings = CeilingSet::kAll;

@@ -1,5 +1,6 @@
 // Options of `kvbench run` beyond the shape: what to run, how long, where results go.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -8,8 +9,20 @@
 
 namespace kvb {
 
-enum class Family { kDecodeStep, kAttention, kAppend, kPrefillCopy };
-// CSV `benchmark`: decode_step, attention, append, prefill_copy.
+enum class Family {
+  kDecodeStep, kAttention, kAppend, kPrefillCopy,
+  // KV-cache variants (benchmarks/variant_runner.h)
+  kPagedAttention, kBatchedAttention, kChunkedAttention, kCacheRepack, kCacheGrow, kCacheClone,
+  kMemcpySameBytes, kRecomputeDecode,
+};
+inline constexpr Family kAllFamilies[] = {
+    Family::kDecodeStep,       Family::kAttention,        Family::kAppend,
+    Family::kPrefillCopy,      Family::kPagedAttention,   Family::kBatchedAttention,
+    Family::kChunkedAttention, Family::kCacheRepack,      Family::kCacheGrow,
+    Family::kCacheClone,       Family::kMemcpySameBytes,  Family::kRecomputeDecode};
+// CSV `benchmark`: decode_step, attention, append, prefill_copy, paged_attention,
+// batched_attention, chunked_attention, cache_repack, cache_grow, cache_clone,
+// memcpy_same_bytes, recompute_decode.
 const char* family_name(Family f) noexcept;
 
 enum class CeilingSet { kNone, kRead, kAll };
@@ -31,6 +44,12 @@ struct RunSettings {
   bool time_weights = false;          // cache-state weights: time the weight streaming too
   bool inject_fault = false;          // self-test: perturb the fast output before validation
   std::vector<std::string> benchmark_flags;  // --benchmark_* passed through to Google Benchmark
+  // Axes of the variant families (each list is swept for the families that use it).
+  std::vector<std::int64_t> block_sizes{16};           // paged_attention
+  std::vector<std::string> block_orders{"contiguous"};  // paged_attention
+  std::vector<std::int64_t> batches{4};                 // batched_attention, cache_clone
+  std::vector<std::string> seq_lens{"uniform"};         // batched_attention
+  std::vector<std::int64_t> query_tokens{4};            // chunked_attention
 };
 
 // Shape options plus run options (threads, pin, cache-state and the above).

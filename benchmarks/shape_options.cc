@@ -17,7 +17,11 @@ po::options_description shape_options() {
       ("head-dim", po::value<std::string>(), "elements per head")
       ("context", po::value<std::string>(), "cached positions attended per step, or auto")
       ("max-context", po::value<std::string>(), "model context limit (capacity)")
-      ("window", po::value<std::string>(), "sliding attention window W (0 = full)")
+      ("window", po::value<std::string>(),
+       "sliding attention window W: the cache is a ring of W positions (0 = full; list)")
+      ("sliding-pattern", po::value<std::string>(),
+       "hybrid models: S:G = of every S+G layers the first S use the window, the other G "
+       "attend to the whole context (Gemma 2: 1:1, Gemma 3: 5:1)")
       ("hidden-size", po::value<std::string>(), "model hidden size (weight traffic)")
       ("intermediate-size", po::value<std::string>(), "MLP intermediate size (weight traffic)")
       ("mlp-matrices", po::value<std::string>(), "MLP weight matrices: 3 gated, 2 plain")
@@ -59,7 +63,29 @@ SweepSpec sweep_spec_from(const po::variables_map& vm) {
     spec.context = list_of(vm, "context");
   }
   spec.max_context = scalar_of(vm, "max-context", 0);
-  spec.window = scalar_of(vm, "window", 0, /*zero_ok=*/true);
+  if (vm.count("window")) {
+    spec.window.clear();
+    for (const std::string& item : split_list(vm["window"].as<std::string>(), "window")) {
+      spec.window.push_back(item == "0" ? 0 : parse_positive(item, "window"));
+    }
+  }
+  if (vm.count("sliding-pattern")) {
+    const std::string text = vm["sliding-pattern"].as<std::string>();
+    const std::size_t colon = text.find(':');
+    const auto bad = [&] {
+      return UsageError("bad value '" + text +
+                        "' for --sliding-pattern: expected S:G with S >= 1 sliding and G >= 0 "
+                        "global layers, e.g. 5:1");
+    };
+    if (colon == std::string::npos) throw bad();
+    const std::string g = text.substr(colon + 1);
+    try {
+      spec.sliding_layers = parse_positive(text.substr(0, colon), "sliding-pattern");
+      spec.global_layers = g == "0" ? 0 : parse_positive(g, "sliding-pattern");
+    } catch (const UsageError&) {
+      throw bad();
+    }
+  }
   spec.hidden_size = scalar_of(vm, "hidden-size", 0);
   spec.intermediate_size = scalar_of(vm, "intermediate-size", 0);
   spec.mlp_matrices = scalar_of(vm, "mlp-matrices", 3);

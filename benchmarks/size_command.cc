@@ -98,6 +98,7 @@ int size_main(const std::vector<std::string>& args) {
     for (std::int64_t kv_heads : spec.kv_heads)
     for (std::int64_t head_dim : spec.head_dim)
     for (std::int64_t context : spec.context)
+    for (std::int64_t window_w : spec.window)
     for (DType dtype : spec.dtypes) {
       if (q_heads % kv_heads != 0) {
         throw UsageError("q_heads " + std::to_string(q_heads) + " is not a multiple of kv_heads " +
@@ -110,12 +111,18 @@ int size_main(const std::vector<std::string>& args) {
       req.shape.kv_heads = kv_heads;
       req.shape.head_dim = head_dim;
       req.shape.context = context;
-      req.shape.window = spec.window;
+      req.shape.window = window_w;
+      req.shape.sliding_layers = spec.sliding_layers;
+      req.shape.global_layers = spec.global_layers;
       req.dtype = dtype;
       req.block_size = block;
       req.users = users;
       const SizingResult r = size_kv_cache(req, machine);
-      const std::string window = spec.window > 0 ? std::to_string(spec.window) : "";
+      // Hybrid: the window column says which layers use it, e.g. "4096/5:1".
+      std::string window = window_w > 0 ? std::to_string(window_w) : "";
+      if (window_w > 0 && spec.global_layers > 0) {
+        window += "/" + std::to_string(spec.sliding_layers) + ":" + std::to_string(spec.global_layers);
+      }
       if (format == "csv") {
         std::printf("%s,%lld,%lld,%lld,%lld,%lld,%s,%lld,%s,%s,%lld,%lld,%lld,%lld,%.2f,%lld,%lld,%d,%d\n",
                     model.c_str(), (long long)layers, (long long)q_heads, (long long)kv_heads,

@@ -40,11 +40,47 @@ CacheShape DecodeConfig::cache_shape() const {
   return s;
 }
 
+std::int64_t DecodeConfig::sliding_layer_count() const {
+  if (shape.window <= 0) return 0;
+  const std::int64_t period = shape.sliding_layers + shape.global_layers;
+  if (shape.global_layers <= 0 || period <= 0) return shape.layers;
+  return shape.layers / period * shape.sliding_layers +
+         std::min(shape.layers % period, shape.sliding_layers);
+}
+
+bool DecodeConfig::hybrid() const {
+  const std::int64_t sliding = sliding_layer_count();
+  return sliding > 0 && sliding < shape.layers;
+}
+
+std::vector<DecodeConfig> DecodeConfig::parts() const {
+  if (!hybrid()) return {*this};
+  DecodeConfig sliding = *this, global = *this;
+  sliding.shape.layers = sliding_layer_count();
+  global.shape.layers = shape.layers - sliding.shape.layers;
+  global.shape.window = 0;
+  for (DecodeConfig* part : {&sliding, &global}) {
+    part->shape.sliding_layers = 0;
+    part->shape.global_layers = 0;
+  }
+  return {sliding, global};
+}
+
+std::string DecodeConfig::sliding_pattern() const {
+  if (shape.window <= 0 || shape.global_layers <= 0) return "";
+  return std::to_string(shape.sliding_layers) + ":" + std::to_string(shape.global_layers);
+}
+
 std::int64_t DecodeConfig::attended() const {
   return shape.window > 0 ? std::min(shape.context, shape.window) : shape.context;
 }
 
 std::int64_t DecodeConfig::kv_bytes() const {
+  if (hybrid()) {
+    std::int64_t bytes = 0;
+    for (const DecodeConfig& part : parts()) bytes += part.kv_bytes();
+    return bytes;
+  }
   const std::int64_t row_bytes =
       dtype_row_bytes(dtype, shape.head_dim) +
       (dtype_has_row_scale(dtype) ? static_cast<std::int64_t>(sizeof(float)) : 0);
@@ -63,6 +99,7 @@ std::string DecodeConfig::label() const {
   os << shape.model << " L" << shape.layers << " q" << shape.q_heads << "/kv" << shape.kv_heads
      << " d" << shape.head_dim << " ctx=" << shape.context;
   if (shape.window > 0) os << " W=" << shape.window;
+  if (!sliding_pattern().empty()) os << " " << sliding_pattern();
   os << " " << dtype_name(dtype);
   if (layout != Layout::kHeadMajor) os << " " << layout_name(layout);
   os << " t=" << threads << " " << pin << " " << cache_state_name(cache_state);
@@ -105,6 +142,10 @@ std::string validate(const DecodeConfig& c, const MachineFacts& machine) {
     return "context " + std::to_string(s.context) + " is beyond the model's capacity " +
            std::to_string(s.max_context);
   }
+  if (s.window > 0 && s.max_context > 0 && s.window > s.max_context) {
+    return "window " + std::to_string(s.window) + " exceeds the model's capacity " +
+           std::to_string(s.max_context) + " (max-context)";
+  }
   if (s.layers > (1 << 20) || s.q_heads > (1 << 16) || s.head_dim > (1 << 16)) {
     return "shape dimension out of range";
   }
@@ -120,9 +161,14 @@ std::string validate(const DecodeConfig& c, const MachineFacts& machine) {
   if (c.cache_state == CacheState::kWeights && (s.hidden_size <= 0 || s.intermediate_size <= 0)) {
     return "cache_state weights needs hidden-size and intermediate-size";
   }
-  CacheGeometry geometry;
-  if (const Status st = CacheGeometry::create(c.cache_shape(), &geometry); !ok(st)) {
-    return status_message(st);
+  if ((s.sliding_layers > 0 || s.global_layers > 0) && s.window <= 0) {
+    return "sliding-pattern needs a window (--window W > 0)";
+  }
+  for (const DecodeConfig& part : c.parts()) {
+    CacheGeometry geometry;
+    if (const Status st = CacheGeometry::create(part.cache_shape(), &geometry); !ok(st)) {
+      return status_message(st);
+    }
   }
   return "";
 }
@@ -181,6 +227,7 @@ SweepPlan expand_sweep(const SweepSpec& spec, const MachineFacts& machine) {
       contexts.erase(std::unique(contexts.begin(), contexts.end()), contexts.end());
     }
     for (std::int64_t context : contexts)
+    for (std::int64_t window : spec.window)
     for (Layout layout : spec.layouts)
     for (int t : threads)
     for (const std::string& pin : spec.pins)
@@ -193,7 +240,9 @@ SweepPlan expand_sweep(const SweepSpec& spec, const MachineFacts& machine) {
       c.shape.head_dim = head_dim;
       c.shape.context = context;
       c.shape.max_context = spec.max_context;
-      c.shape.window = spec.window;
+      c.shape.window = window;
+      c.shape.sliding_layers = spec.sliding_layers;
+      c.shape.global_layers = spec.global_layers;
       c.shape.hidden_size = spec.hidden_size;
       c.shape.intermediate_size = spec.intermediate_size;
       c.shape.mlp_matrices = spec.mlp_matrices;
@@ -215,6 +264,12 @@ SweepPlan expand_sweep(const SweepSpec& spec, const MachineFacts& machine) {
 }
 
 std::int64_t config_memory_bytes(const DecodeConfig& config, const MachineFacts& machine) {
+  if (config.hybrid()) {
+    // Each part has its own cache and buffers (an upper bound: the parts share the pool).
+    std::int64_t bytes = 0;
+    for (const DecodeConfig& part : config.parts()) bytes += config_memory_bytes(part, machine);
+    return bytes;
+  }
   CacheGeometry geometry;
   if (!ok(CacheGeometry::create(config.cache_shape(), &geometry))) return 0;
   std::int64_t bytes = geometry.data_bytes() + geometry.scale_bytes();

@@ -29,6 +29,11 @@ struct ModelShape {
   std::int64_t context = 0;           // positions attended per step
   std::int64_t max_context = 0;       // model limit; 0 = no limit
   std::int64_t window = 0;            // sliding window W; 0 = full attention
+  // Hybrid models (Gemma 2: 1:1, Gemma 3: 5:1): of every sliding_layers + global_layers
+  // consecutive layers the first sliding_layers use the window, the rest attend to the whole
+  // context. 0:0 = every layer uses `window`.
+  std::int64_t sliding_layers = 0;
+  std::int64_t global_layers = 0;
   std::int64_t hidden_size = 0;       // for the per-layer weight traffic of cache_state=weights
   std::int64_t intermediate_size = 0;
   std::int64_t mlp_matrices = 3;      // 3 for gated MLPs (gate, up, down), 2 for plain
@@ -44,7 +49,17 @@ struct DecodeConfig {
   CacheState cache_state = CacheState::kWarm;
 
   // Cache geometry: capacity is the window for sliding models, else the context.
+  // (A hybrid configuration has two caches: see parts().)
   CacheShape cache_shape() const;
+  // A sliding pattern with both kinds of layers present.
+  bool hybrid() const;
+  // Layers that use the window (all of them unless hybrid).
+  std::int64_t sliding_layer_count() const;
+  // The uniform configurations a hybrid one is made of: its sliding layers (with the window)
+  // and its global layers (window 0), empty parts left out; {*this} when not hybrid.
+  std::vector<DecodeConfig> parts() const;
+  // "5:1", or "" when every layer is alike.
+  std::string sliding_pattern() const;
   // Positions actually attended: min(context, window) for sliding models.
   std::int64_t attended() const;
   // KV bytes one decode step reads (all layers, scales included): the working set.
@@ -60,7 +75,8 @@ struct SweepSpec {
   std::vector<std::int64_t> layers, q_heads, kv_heads, head_dim, context;
   bool context_auto = false;  // context = auto: per dtype, working sets < L2, ~LLC/2, >= 4x LLC
   std::int64_t max_context = 0;
-  std::int64_t window = 0;
+  std::vector<std::int64_t> window{0};  // sliding windows swept; 0 = full attention
+  std::int64_t sliding_layers = 0, global_layers = 0;  // --sliding-pattern S:G
   std::int64_t hidden_size = 0;
   std::int64_t intermediate_size = 0;
   std::int64_t mlp_matrices = 3;

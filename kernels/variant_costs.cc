@@ -58,7 +58,7 @@ Cost chunked_attention_cost(const CacheShape& s, std::int64_t prefix, std::int32
 }
 
 Cost cache_copy_cost(const CacheShape& s, std::int64_t tokens) noexcept {
-  std::int64_t row = std::int64_t{s.head_dim} * static_cast<std::int64_t>(dtype_bytes(s.dtype));
+  std::int64_t row = dtype_row_bytes(s.dtype, s.head_dim);
   if (dtype_has_row_scale(s.dtype)) row += kF32;
   Cost c;
   c.bytes_read = 2 * std::int64_t{s.layers} * s.kv_heads * tokens * row;

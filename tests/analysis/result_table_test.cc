@@ -45,6 +45,34 @@ TEST(ResultTable, LoadsRowsByNameIgnoringUnknownColumns) {
   EXPECT_TRUE(loaded[0].is_repetition());
 }
 
+// The variant axes were added to schema version 1 later: files without them (schema_header()
+// is the original column set) load with the axes empty; files with them read them.
+TEST(ResultTable, VariantColumnsAreOptionalAndRead) {
+  const auto old_path = testing::scratch_dir("ResultTable.VariantOld") / "in.csv";
+  testing::write_text(old_path, testing::to_csv(good_rows()));
+  const auto old_rows = load_results(old_path.string());
+  ASSERT_EQ(old_rows.size(), 3u);
+  EXPECT_EQ(old_rows[0].str(Col::block_size), "");
+
+  auto header = testing::schema_header();
+  for (const char* c : {"block_size", "block_order", "seq_lens", "query_tokens"}) header.push_back(c);
+  auto rows = good_rows();
+  rows[0]["benchmark"] = "paged_attention";
+  rows[0]["block_size"] = "16";
+  rows[0]["block_order"] = "shuffled";
+  rows[1]["query_tokens"] = "4";
+  const auto path = testing::scratch_dir("ResultTable.VariantNew") / "in.csv";
+  testing::write_text(path, testing::to_csv(rows, header));
+  const auto loaded = load_results(path.string());
+  ASSERT_EQ(loaded.size(), 3u);
+  EXPECT_DOUBLE_EQ(*loaded[0].num(Col::block_size), 16);
+  EXPECT_EQ(loaded[0].str(Col::block_order), "shuffled");
+  EXPECT_DOUBLE_EQ(*loaded[1].num(Col::query_tokens), 4);
+  // Rows that differ only in a variant axis are different configurations for compare.
+  EXPECT_NE(join_columns(loaded[0], {std::begin(kConfigColumns), std::end(kConfigColumns)}),
+            join_columns(old_rows[0], {std::begin(kConfigColumns), std::end(kConfigColumns)}));
+}
+
 TEST(ResultTable, MissingFile) { EXPECT_THROW(load_results(std::string("/nonexistent/x.csv")), InputError); }
 
 TEST(ResultTable, EmptyFile) { expect_rejected("Empty", "", {"empty"}); }

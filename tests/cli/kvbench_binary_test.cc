@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -280,6 +281,124 @@ TEST_F(KvbenchBinary, LowPrecisionDtypesRunAndValidate) {
     EXPECT_EQ(row.at("valid"), "1") << row.at("benchmark") << " " << row.at("dtype");
   }
   EXPECT_EQ(dtypes, (std::set<std::string>{"fp8_e4m3", "fp8_e5m2", "int4"}));
+}
+
+// Every variant family in one tiny sweep: rows with every schema column (the variant axes
+// included), valid=1, axes filled only where they apply, memcpy_same_bytes added for the
+// cache_* families, and the cost model in the bytes columns.
+TEST_F(KvbenchBinary, VariantFamiliesProduceValidRowsWithTheirAxes) {
+  const Result r = run(
+      "run --config ci-smoke --context 64 --dtype fp32,int8 --threads 1 --ceilings none "
+      "--repetitions 1 --min-time 0.005 --benchmarks paged_attention,batched_attention,"
+      "chunked_attention,cache_repack,cache_grow,cache_clone,recompute_decode "
+      "--block-size 16,128 --block-order contiguous,shuffled --batch 3 --seq-lens uniform,ragged "
+      "--query-tokens 1,4 --out variants.csv");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const Csv csv = read_csv(dir_ / "variants.csv");
+  for (const char* column : {"block_size", "block_order", "seq_lens", "query_tokens", "batch",
+                             "valid", "max_rel_err", "pu_list", "gbps", "working_set_bytes"}) {
+    EXPECT_NE(std::find(csv.header.begin(), csv.header.end(), column), csv.header.end()) << column;
+  }
+  std::map<std::string, int> per_family;
+  std::set<std::string> paged_points, batched_points, chunked_points;
+  for (const auto& row : csv.rows) {
+    const std::string& b = row.at("benchmark");
+    SCOPED_TRACE(b + " " + row.at("dtype"));
+    EXPECT_EQ(row.at("valid"), "1");
+    EXPECT_FALSE(row.at("max_rel_err").empty());
+    EXPECT_GT(std::stod(row.at("gbps")), 0);
+    EXPECT_GT(std::stod(row.at("bytes_read")), 0);
+    if (row.at("aggregate") != "none") continue;
+    ++per_family[b];
+    EXPECT_EQ(row.at("block_size").empty(), b != "paged_attention");
+    EXPECT_EQ(row.at("seq_lens").empty(), b != "batched_attention");
+    EXPECT_EQ(row.at("query_tokens").empty(), b != "chunked_attention");
+    if (b == "paged_attention") paged_points.insert(row.at("block_size") + row.at("block_order"));
+    if (b == "batched_attention") {
+      batched_points.insert(row.at("seq_lens"));
+      EXPECT_EQ(row.at("batch"), "3");
+      // uniform and ragged hold the same total positions: the same bytes.
+      EXPECT_GT(std::stod(row.at("tokens_per_s")), 0);
+    }
+    if (b == "chunked_attention") chunked_points.insert(row.at("query_tokens"));
+    if (b == "cache_repack") EXPECT_EQ(row.at("threads"), "1");
+    if (b == "cache_grow" || b == "memcpy_same_bytes") {
+      // 2 layers x K,V x 2 heads x 64 positions x 64 dims (+ int8 scales), read and written.
+      const double row_bytes = row.at("dtype") == "fp32" ? 256 : 64 + 4;
+      EXPECT_EQ(std::stod(row.at("bytes_read")), 2 * 2 * 2 * 64 * row_bytes);
+      EXPECT_EQ(row.at("bytes_written"), row.at("bytes_read"));
+    }
+  }
+  EXPECT_EQ(paged_points.size(), 4u);
+  EXPECT_EQ(batched_points, (std::set<std::string>{"uniform", "ragged"}));
+  EXPECT_EQ(chunked_points, (std::set<std::string>{"1", "4"}));
+  for (const char* family : {"cache_repack", "cache_grow", "cache_clone", "memcpy_same_bytes",
+                             "recompute_decode"}) {
+    EXPECT_EQ(per_family[family], 2) << family;  // one per dtype
+  }
+  EXPECT_EQ(per_family["paged_attention"], 8);
+}
+
+// A 5:1 hybrid of 6 layers: 5 rings of W = 64 positions and one full layer of 256. Bytes,
+// SDE events and validation cover both parts.
+TEST_F(KvbenchBinary, HybridSlidingPatternCountsBothParts) {
+  const Result r = run("run --config ci-smoke --layers 6 --context 256 --window 64 "
+                       "--sliding-pattern 5:1 --dtype fp32 --ceilings none --repetitions 1 "
+                       "--min-time 0.005 --out hybrid.csv");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const Csv csv = read_csv(dir_ / "hybrid.csv");
+  int decode_rows = 0;
+  for (const auto& row : csv.rows) {
+    SCOPED_TRACE(row.at("benchmark"));
+    EXPECT_EQ(row.at("valid"), "1");
+    EXPECT_EQ(row.at("sliding_pattern"), "5:1");
+    EXPECT_EQ(row.at("c:sde:::kvbench::KV_BYTES_READ"), row.at("bytes_read"));
+    if (row.at("benchmark") == "decode_step") {
+      ++decode_rows;
+      // (5 x 64 + 1 x 256) positions x K,V x 2 heads x 64 dims x 4 bytes.
+      EXPECT_EQ(row.at("working_set_bytes"), std::to_string((5 * 64 + 256) * 2 * 2 * 64 * 4));
+    }
+  }
+  EXPECT_GT(decode_rows, 0);
+}
+
+TEST_F(KvbenchBinary, VariantValidationFailureIsCaught) {
+  const Result r = run("run --config ci-smoke --context 64 --dtype fp32 --ceilings none "
+                       "--repetitions 1 --min-time 0.005 --benchmarks paged_attention,"
+                       "batched_attention,chunked_attention,cache_grow,recompute_decode "
+                       "--inject-fault --out fault.csv");
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  const Csv csv = read_csv(dir_ / "fault.csv");
+  ASSERT_FALSE(csv.rows.empty());
+  for (const auto& row : csv.rows) EXPECT_EQ(row.at("valid"), "0") << row.at("benchmark");
+}
+
+TEST_F(KvbenchBinary, BadVariantParametersExitTwo) {
+  struct Case {
+    std::string args, expect;
+  };
+  const std::string variants = "run --config ci-smoke --ceilings none --benchmarks ";
+  const std::vector<Case> cases = {
+      {variants + "paged_attention --block-size 0", "--block-size"},
+      {variants + "paged_attention --block-order random", "bad value 'random' for --block-order"},
+      {variants + "batched_attention --batch 0", "--batch"},
+      {variants + "batched_attention --seq-lens skewed", "bad value 'skewed' for --seq-lens"},
+      {variants + "chunked_attention --query-tokens 0", "--query-tokens"},
+      {variants + "chunked_attention --query-tokens 65 --context 64", "exceeds the context 64"},
+      {variants + "decode_step --window 8192", "exceeds the model's capacity 4096"},
+      {variants + "paged_atention", "bad value 'paged_atention' for --benchmarks"},
+      {variants + "decode_step --window 32 --sliding-pattern 5", "bad value '5' for --sliding-pattern"},
+      {variants + "paged_attention --window 32 --sliding-pattern 1:1", "needs a uniform cache"},
+      {"run --model qwen3-0.6b --context 16384 --threads 1 --ceilings none --benchmarks "
+       "cache_clone --batch 64", "need more memory than is available"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args);
+    const Result r = run(c.args);
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "results"));
 }
 
 TEST_F(KvbenchBinary, ValidationFailureMarksRowsAndExitsNonZero) {

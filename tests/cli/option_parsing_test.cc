@@ -84,7 +84,7 @@ TEST_F(OptionParsingTest, CommandLineOverridesFileOverridesPreset) {
 
 TEST_F(OptionParsingTest, SlidingWindowPresetHasWindow) {
   const SweepSpec s = parse({"--model", "mistral-7b"});
-  EXPECT_EQ(s.window, 4096);
+  EXPECT_EQ(s.window, std::vector<std::int64_t>{4096});
 }
 
 TEST_F(OptionParsingTest, UnknownOptionOnCommandLineNamesSuggestion) {

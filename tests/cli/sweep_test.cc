@@ -108,6 +108,48 @@ TEST(Sweep, SlidingWindowBoundsAttendedPositions) {
   EXPECT_EQ(c.kv_bytes(), std::int64_t{2} * 32 * 8 * 4096 * 128 * 4);
 }
 
+// Gemma-3-style 5:1 over 62 layers: 10 full periods (50 sliding) + 2 left over, both sliding.
+TEST(Sweep, SlidingPatternSplitsLayersIntoRingAndFullParts) {
+  DecodeConfig c;
+  c.shape.layers = 62;
+  c.shape.q_heads = 32;
+  c.shape.kv_heads = 16;
+  c.shape.head_dim = 128;
+  c.shape.context = 8192;
+  c.shape.window = 1024;
+  c.shape.sliding_layers = 5;
+  c.shape.global_layers = 1;
+  EXPECT_TRUE(c.hybrid());
+  EXPECT_EQ(c.sliding_layer_count(), 52);
+  EXPECT_EQ(c.sliding_pattern(), "5:1");
+  const std::vector<DecodeConfig> parts = c.parts();
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].shape.layers, 52);
+  EXPECT_EQ(parts[0].attended(), 1024);
+  EXPECT_EQ(parts[1].shape.layers, 10);
+  EXPECT_EQ(parts[1].shape.window, 0);
+  EXPECT_EQ(parts[1].attended(), 8192);
+  const std::int64_t row = std::int64_t{2} * 16 * 128 * 4;  // K+V of one position, one layer
+  EXPECT_EQ(c.kv_bytes(), row * (52 * 1024 + 10 * 8192));
+  // One layer, or a window of 0, is not hybrid.
+  c.shape.layers = 1;
+  EXPECT_FALSE(c.hybrid());
+  EXPECT_EQ(c.parts().size(), 1u);
+  c.shape.layers = 62;
+  c.shape.window = 0;
+  EXPECT_FALSE(c.hybrid());
+  EXPECT_EQ(c.kv_bytes(), row * 62 * 8192);
+}
+
+TEST(Sweep, SlidingPatternWithoutWindowIsRejected) {
+  SweepSpec s = qwen_like();
+  s.sliding_layers = 5;
+  s.global_layers = 1;
+  const SweepPlan plan = expand_sweep(s, two_pu_machine());
+  ASSERT_FALSE(plan.rejected.empty());
+  EXPECT_NE(plan.rejected[0].reason.find("needs a window"), std::string::npos);
+}
+
 TEST(Sweep, MemoryRefusalNamesRequiredAndAvailable) {
   SweepSpec s = qwen_like();
   s.context = {1024, 40960};  // 40960 fp32 tokens = 9.4 GB > 4 GiB available

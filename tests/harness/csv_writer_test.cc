@@ -1,5 +1,6 @@
 #include "harness/csv_writer.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <libfccp/csv.h>
 #include <unistd.h>
@@ -116,7 +117,8 @@ TEST(CsvWriter, SchemaColumnsInDocumentedOrder) {
   const std::vector<std::string>& c = csv_base_columns();
   EXPECT_EQ(c.front(), "schema_version");
   EXPECT_EQ(c.back(), "max_rel_err");
-  EXPECT_EQ(c.size(), 57u);
+  EXPECT_EQ(c.size(), 62u);  // 57 + block_size, block_order, seq_lens, query_tokens, sliding_pattern
+  EXPECT_EQ(*(std::find(c.begin(), c.end(), "ws_level") + 1), "block_size");  // end of the configuration group
   const std::vector<std::string> with = csv_columns({"PAPI_TOT_CYC"});
   EXPECT_EQ(with[with.size() - 2], "c:PAPI_TOT_CYC");
   EXPECT_EQ(with.back(), "c:PAPI_TOT_CYC:status");

@@ -216,6 +216,26 @@ TEST(Fp8Codec, EncodingPicksTheNearestCode) {
   }
 }
 
+// Every tie between adjacent positive codes goes to the even code; quarter points to the
+// nearer one (moved here from the retired lowbit_codecs test).
+TEST(Fp8Codec, EveryTieRoundsToEven) {
+  for (bool e4 : {true, false}) {
+    const auto decode = [&](int c) {
+      return e4 ? fp8_e4m3_to_f32(static_cast<std::uint8_t>(c))
+                : fp8_e5m2_to_f32(static_cast<std::uint8_t>(c));
+    };
+    const auto encode = [&](float x) { return e4 ? f32_to_fp8_e4m3(x) : f32_to_fp8_e5m2(x); };
+    const int last = e4 ? 0x7E : 0x7B;  // largest finite code
+    for (int c = 0; c < last; ++c) {
+      const float a = decode(c), b = decode(c + 1);
+      ASSERT_LT(a, b);
+      EXPECT_EQ(encode(a + (b - a) * 0.25f), c) << e4 << " " << c;
+      EXPECT_EQ(encode(a + (b - a) * 0.75f), c + 1) << e4 << " " << c;
+      EXPECT_EQ(encode(a + (b - a) * 0.5f), c % 2 == 0 ? c : c + 1) << "tie at " << e4 << " " << c;
+    }
+  }
+}
+
 TEST(Fp8Codec, RowScaleUsesTheFullRange) {
   const float x[4] = {0.5f, -3.0f, 1.0f, 0.0f};
   EXPECT_EQ(fp8_e4m3_row_scale(x, 4), 3.0f / 448.0f);

@@ -17,7 +17,7 @@ void expect_same_rows(const CacheGeometry& ga, const unsigned char* a, const flo
                       const CacheGeometry& gb, const unsigned char* b, const float* sb,
                       std::int64_t tokens) {
   const CacheShape& s = ga.shape();
-  const std::size_t row = static_cast<std::size_t>(s.head_dim) * dtype_bytes(s.dtype);
+  const auto row = static_cast<std::size_t>(dtype_row_bytes(s.dtype, s.head_dim));
   for (std::int32_t l = 0; l < s.layers; ++l)
     for (KV kv : {KV::kKey, KV::kValue})
       for (std::int32_t h = 0; h < s.kv_heads; ++h)
@@ -93,7 +93,9 @@ INSTANTIATE_TEST_SUITE_P(LayoutsDtypes, Management,
                          ::testing::Values(std::tuple{Layout::kHeadMajor, DType::kF32},
                                            std::tuple{Layout::kHeadMajor, DType::kI8},
                                            std::tuple{Layout::kPositionMajor, DType::kBF16},
-                                           std::tuple{Layout::kPositionMajor, DType::kI8}));
+                                           std::tuple{Layout::kPositionMajor, DType::kI8},
+                                           std::tuple{Layout::kHeadMajor, DType::kI4},
+                                           std::tuple{Layout::kPositionMajor, DType::kF8E4M3}));
 
 TEST(CacheManagement, GrownCapacity) {
   EXPECT_EQ(grown_capacity(1, 1024), 1024);
