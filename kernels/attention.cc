@@ -56,11 +56,17 @@ struct PartialArgs {
 // re-reads the rows, which only matters for groups larger than any current model uses).
 inline constexpr std::int32_t kMaxHeadsPerPass = 32;
 inline constexpr std::int64_t kTile = 16;  // positions per softmax tile
-// Rows are software-prefetched this many tiles ahead. Measured (Xeon VM, DRAM-resident cache,
-// G=2): fp16 7.1 -> 11.4 GB/s, int8 6.4 -> 9.8 GB/s; 1 and 2 tiles equal, 8 worse. The hardware
-// prefetcher alone does not keep enough lines in flight while the FMAs run, and for the
-// position-major layout (rows kv_heads * row_bytes apart) it stops at page boundaries.
-inline constexpr std::int64_t kPrefetchTiles = 2;
+// Rows are software-prefetched about kPrefetchBytes ahead per stream (K and V), between one and
+// two tiles. Measured (Xeon VM, DRAM-resident cache, G=2): prefetching at all took fp16 7.1 ->
+// 11.4 GB/s and int8 6.4 -> 9.8 GB/s; then (kernel_bench, 1 layer, alternating runs) 16 rows
+// ahead beat 32 for fp32 (DRAM 9.0 vs 9.6 ms), 32 beat 16 for fp16 (5.1 vs 5.25 ms), int8 equal,
+// 64 worse for all: about 8 KB per stream. The hardware prefetcher alone does not keep enough
+// lines in flight while the FMAs run, and for the position-major layout (rows kv_heads *
+// row_bytes apart) it stops at page boundaries.
+inline constexpr std::int64_t kPrefetchBytes = 8192;
+inline std::int64_t prefetch_rows_ahead(std::int64_t row_bytes) {
+  return std::clamp(kPrefetchBytes / std::max<std::int64_t>(row_bytes, 1), kTile, 2 * kTile);
+}
 
 // Element types of the low-precision rows, so the kernel templates can tell them apart.
 struct Fp8E4M3 { std::uint8_t bits; };
@@ -82,7 +88,7 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using detail::kMaxHeadsPerPass;
 using detail::kTile;
-using detail::kPrefetchTiles;
+using detail::prefetch_rows_ahead;
 using detail::PartialArgs;
 using detail::Fp8E4M3;
 using detail::Fp8E5M2;
@@ -391,7 +397,7 @@ struct RowPrefetch {
   }
 };
 
-// pf (first head block only): prefetches kPrefetchTiles tiles ahead, a row block at a time
+// pf (first head block only): prefetches prefetch_rows_ahead rows ahead, a row block at a time
 // between the row blocks' FMAs instead of a whole tile in one burst (a burst fills the L1 miss
 // buffers and stalls the FMAs behind it). Measured, kernel_bench CPU time, 1 layer, G = 2, two
 // alternating runs: L3 fp16 227-284 -> 182-190 us, int8 141-150 -> 133; DRAM fp16 5.93 -> 5.31
@@ -458,11 +464,12 @@ void PartialTyped(const PartialArgs& a) {
 
   HWY_ALIGN float s[kMaxHeadsPerPass * kTile];  // scores, then probabilities, [head][row]
   const RowPrefetch<P> pf{k, v, a.stride, a.rows, dtype_row_bytes(a.dtype, d)};
+  const std::int64_t pf_ahead = prefetch_rows_ahead(pf.row_bytes);
   for (std::int64_t t = 0; t < a.rows; t += kTile) {
     const std::int64_t rows = std::min(kTile, a.rows - t);
     const P kt = k + t * a.stride;
     const P vt = v + t * a.stride;
-    const std::int64_t pt = t + kPrefetchTiles * kTile;  // rows prefetched during this tile
+    const std::int64_t pt = t + pf_ahead;  // rows prefetched during this tile
     const float* kscale = a.kscale ? a.kscale + t : nullptr;
     const RowPrefetch<P>* pf_first = &pf;
 
