@@ -1,4 +1,5 @@
-// kernel_bench: one-thread decode attention, fast (Highway, GQA-grouped) vs the scalar baseline,
+// kernel_bench: append of one token against a memcpy of the same bytes (append_vs_memcpy/*), and
+// one-thread decode attention, fast (Highway, GQA-grouped) vs the scalar baseline,
 // for every cache dtype (fp8 e4m3/e5m2 and int4 included) on one Qwen3-0.6B layer (16 q heads, 8 KV heads, head_dim 128).
 //
 // Working sets: context 64 (<= 0.5 MB per layer: L2), 1024 (<= 8 MB: L3) and 16384 with the
@@ -7,6 +8,7 @@
 // kernel actually ran), which stays honest on a shared machine; wall time is printed beside it.
 // GB/s counts the cost model's bytes (K and V rows, int8/fp8/int4 row scales, queries). Before timing, each kernel's output is checked against the double reference.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -180,6 +182,113 @@ void BM_DecodeAttention(benchmark::State& state, Kernel kernel, DType dtype, std
   state.SetLabel(kernel == Kernel::kFast ? simd_target_name() : "scalar");
 }
 
+// Appending one token into every layer of a Qwen3-0.6B cache against a plain memcpy of the same
+// encoded bytes (rows and row scales) into the same slots of the cache layout, interleaved in one
+// run and alternating which goes first. Each writes its own half of the positions, token after
+// token like a decode does, so neither finds lines the other just fetched: append_over_memcpy is
+// the append's cost over the stores it cannot avoid. The benchmark's own time is the append's.
+void BM_AppendVsMemcpy(benchmark::State& state, DType dtype) {
+  CacheShape s;
+  s.layers = 28;
+  s.q_heads = 16;
+  s.kv_heads = 8;
+  s.head_dim = 128;
+  s.capacity = 1024;
+  s.dtype = dtype;
+  CacheGeometry geo;
+  if (Status st = CacheGeometry::create(s, &geo); !ok(st)) {
+    state.SkipWithError(status_message(st));
+    return;
+  }
+  auto data = hwy::AllocateAligned<std::uint8_t>(static_cast<std::size_t>(geo.data_bytes()));
+  std::vector<float> scales(static_cast<std::size_t>(geo.scale_bytes() / sizeof(float)));
+  if (!data) {
+    state.SkipWithError("cannot allocate the cache");
+    return;
+  }
+  std::memset(data.get(), 0, static_cast<std::size_t>(geo.data_bytes()));  // fault every page in
+  const CacheView view{&geo, data.get(), scales.empty() ? nullptr : scales.data()};
+  const bool scaled = dtype_has_row_scale(dtype);
+  const std::int64_t rb = dtype_row_bytes(dtype, s.head_dim);
+  Lcg rng{11};
+  std::vector<float> k(static_cast<std::size_t>(s.kv_heads) * s.head_dim), v(k.size());
+  for (float& x : k) x = rng.next();
+  for (float& x : v) x = rng.next();
+
+  // The memcpy source: the encoded rows the append produces (every layer gets the same token).
+  if (!ok(append_token(view, 0, 0, k.data(), v.data()))) {
+    state.SkipWithError("append_token failed");
+    return;
+  }
+  std::vector<std::uint8_t> enc(static_cast<std::size_t>(2 * s.kv_heads * rb));
+  std::vector<float> enc_scale(static_cast<std::size_t>(2 * s.kv_heads));
+  for (KV kv : {KV::kKey, KV::kValue})
+    for (std::int32_t h = 0; h < s.kv_heads; ++h) {
+      const std::size_t i = static_cast<std::size_t>((kv == KV::kKey ? 0 : s.kv_heads) + h);
+      std::memcpy(&enc[i * rb], data.get() + geo.byte_offset(0, kv, h, 0), static_cast<std::size_t>(rb));
+      if (scaled) enc_scale[i] = scales[static_cast<std::size_t>(geo.scale_index(0, kv, h, 0))];
+    }
+  auto copy_token = [&](std::int64_t pos) {
+    for (std::int32_t l = 0; l < s.layers; ++l)
+      for (KV kv : {KV::kKey, KV::kValue})
+        for (std::int32_t h = 0; h < s.kv_heads; ++h) {
+          const std::size_t i = static_cast<std::size_t>((kv == KV::kKey ? 0 : s.kv_heads) + h);
+          std::memcpy(data.get() + geo.byte_offset(l, kv, h, pos), &enc[i * rb], static_cast<std::size_t>(rb));
+          if (scaled) scales[static_cast<std::size_t>(geo.scale_index(l, kv, h, pos))] = enc_scale[i];
+        }
+  };
+  auto append_all = [&](std::int64_t pos) {
+    Status st = Status::kOk;
+    for (std::int32_t l = 0; l < s.layers && ok(st); ++l) st = append_token(view, l, pos, k.data(), v.data());
+    return st;
+  };
+
+  using Clock = std::chrono::steady_clock;
+  double append_s = 0, copy_s = 0;
+  const std::int64_t half = s.capacity / 2;
+  std::int64_t i = 0, pos = 0;
+  for (auto _ : state) {
+    pos = i % half;
+    const bool append_first = (i & 1) == 0;
+    Status st = Status::kOk;
+    const auto t0 = Clock::now();
+    if (append_first) st = append_all(pos); else copy_token(half + pos);
+    const auto t1 = Clock::now();
+    if (append_first) copy_token(half + pos); else st = append_all(pos);
+    const auto t2 = Clock::now();
+    benchmark::ClobberMemory();
+    if (!ok(st)) {
+      state.SkipWithError(status_message(st));
+      return;
+    }
+    const double a = std::chrono::duration<double>(append_first ? t1 - t0 : t2 - t1).count();
+    append_s += a;
+    copy_s += std::chrono::duration<double>(append_first ? t2 - t1 : t1 - t0).count();
+    state.SetIterationTime(a);
+    ++i;
+  }
+  // The append's bytes at the last position are exactly the memcpy's (same encoder, same token).
+  if (!ok(append_all(pos))) {
+    state.SkipWithError("append_token failed");
+    return;
+  }
+  for (std::int32_t l = 0; l < s.layers; ++l)
+    for (KV kv : {KV::kKey, KV::kValue})
+      for (std::int32_t h = 0; h < s.kv_heads; ++h) {
+        const std::size_t j = static_cast<std::size_t>((kv == KV::kKey ? 0 : s.kv_heads) + h);
+        if (std::memcmp(data.get() + geo.byte_offset(l, kv, h, pos), &enc[j * rb], static_cast<std::size_t>(rb)) != 0) {
+          state.SkipWithError("appended row differs from the encoded token");
+          return;
+        }
+      }
+  const double n = static_cast<double>(std::max<std::int64_t>(i, 1));
+  state.counters["append_us"] = append_s / n * 1e6;
+  state.counters["memcpy_us"] = copy_s / n * 1e6;
+  state.counters["append_over_memcpy"] = copy_s > 0 ? append_s / copy_s : 0.0;
+  state.counters["GB/s"] = benchmark::Counter(static_cast<double>(append_cost(s).bytes_written) * 1e-9 * s.layers,
+                                              benchmark::Counter::kIsIterationInvariantRate);
+}
+
 benchmark::internal::Benchmark* add(const std::string& name, Kernel kernel, DType dtype,
                                     std::int32_t q_heads, std::int64_t context) {
   return benchmark::RegisterBenchmark(name.c_str(), BM_DecodeAttention, kernel, dtype, q_heads,
@@ -191,6 +300,11 @@ const char* kernel_name(Kernel k) { return k == Kernel::kFast ? "fast" : "scalar
 
 // Ordered so that benchmarks sharing a cache run back to back (each DRAM cache is GBs to fill).
 void register_all() {
+  for (DType dtype : kExtendedDTypes)
+    benchmark::RegisterBenchmark((std::string("append_vs_memcpy/") + dtype_name(dtype)).c_str(),
+                                 BM_AppendVsMemcpy, dtype)
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
   for (std::int64_t context : {std::int64_t{64}, std::int64_t{1024}})
     for (DType dtype : kExtendedDTypes)
       for (Kernel kernel : {Kernel::kFast, Kernel::kScalar})

@@ -3,6 +3,7 @@
 #include <hwloc.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -43,10 +44,36 @@ void wait_change(const std::atomic<std::uint32_t>& word, std::uint32_t old,
   sleepers.fetch_sub(1, std::memory_order_relaxed);
 }
 
+// True once `epoch` (wrapping) has reached `target`.
+inline bool reached(std::uint32_t epoch, std::uint32_t target) noexcept {
+  return static_cast<std::int32_t>(epoch - target) >= 0;
+}
+
+// Waits until `word` reaches `target`; same spin-then-futex protocol as wait_change.
+void wait_reach(const std::atomic<std::uint32_t>& word, std::uint32_t target,
+                std::atomic<int>& sleepers) noexcept {
+  const auto deadline = std::chrono::steady_clock::now() + kSpinTime;
+  for (int i = 1;; ++i) {
+    if (reached(word.load(std::memory_order_acquire), target)) return;
+    cpu_relax();
+    if (i % 64 == 0 && std::chrono::steady_clock::now() > deadline) break;
+  }
+  sleepers.fetch_add(1, std::memory_order_seq_cst);
+  for (;;) {
+    const std::uint32_t seen = word.load(std::memory_order_seq_cst);
+    if (reached(seen, target)) break;
+    word.wait(seen, std::memory_order_seq_cst);
+  }
+  sleepers.fetch_sub(1, std::memory_order_relaxed);
+}
+
 void publish(std::atomic<std::uint32_t>& word, std::atomic<int>& sleepers) noexcept {
   word.fetch_add(1, std::memory_order_seq_cst);
   if (sleepers.load(std::memory_order_seq_cst) > 0) word.notify_all();
 }
+
+// The worker index of the calling thread inside run() (the public barrier() takes none).
+thread_local int tl_worker = 0;
 
 }  // namespace
 
@@ -62,8 +89,17 @@ struct ThreadPool::Impl {
   void (*fn)(void*, int) = nullptr;
   void* ctx = nullptr;
   bool quit = false;
-  alignas(64) std::atomic<int> arrived{0};
-  alignas(64) std::atomic<std::uint32_t> barrier_gen{0};
+  // Barrier: each worker bumps its own epoch on its own cache line and waits until every other
+  // worker's epoch has caught up. No read-modify-write on a shared line; every line has one
+  // writer, and the waiters only read it. Measured (2-vCPU Xeon VM, empty run() with one
+  // barrier, 10 alternating runs on a loaded machine): medians 1218 ns shared counter vs 988 ns
+  // with these epochs and the join; minimums 292 vs 281 ns (the cache-line round trip).
+  struct alignas(64) Epoch {
+    std::atomic<std::uint32_t> arrived{0};
+    std::uint32_t local = 0;  // only the owning worker touches it
+  };
+  std::unique_ptr<Epoch[]> epochs;
+  // Rarely written (only when a waiter falls asleep), so it stays shared in every cache.
   alignas(64) std::atomic<int> sleepers{0};
   std::atomic<int> bind_failures{0};
   std::string bind_error;
@@ -80,14 +116,26 @@ struct ThreadPool::Impl {
     hwloc_bitmap_free(set);
   }
 
-  void barrier() noexcept {
-    const std::uint32_t gen = barrier_gen.load(std::memory_order_acquire);
-    if (arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == n) {
-      arrived.store(0, std::memory_order_relaxed);
-      publish(barrier_gen, sleepers);
-    } else {
-      wait_change(barrier_gen, gen, sleepers);
-    }
+  void barrier(int w) noexcept {
+    Epoch& me = epochs[static_cast<std::size_t>(w)];
+    const std::uint32_t e = ++me.local;
+    me.arrived.store(e, std::memory_order_seq_cst);  // seq_cst: pairs with the sleeper count
+    if (sleepers.load(std::memory_order_seq_cst) > 0) me.arrived.notify_all();
+    for (int j = 0; j < n; ++j)
+      if (j != w) wait_reach(epochs[static_cast<std::size_t>(j)].arrived, e, sleepers);
+  }
+
+  // End of run(): a worker only announces it is done (it waits for the next dispatch anyway);
+  // the caller waits for everybody. One cache-line trip instead of a full barrier's two.
+  void arrive(int w) noexcept {
+    Epoch& me = epochs[static_cast<std::size_t>(w)];
+    me.arrived.store(++me.local, std::memory_order_seq_cst);
+    if (sleepers.load(std::memory_order_seq_cst) > 0) me.arrived.notify_all();
+  }
+  void join() noexcept {
+    const std::uint32_t e = ++epochs[0].local;
+    epochs[0].arrived.store(e, std::memory_order_relaxed);  // nobody waits on it here
+    for (int j = 1; j < n; ++j) wait_reach(epochs[static_cast<std::size_t>(j)].arrived, e, sleepers);
   }
 
   void shutdown() {
@@ -103,15 +151,16 @@ struct ThreadPool::Impl {
   }
 
   void worker_main(int w) {
+    tl_worker = w;
     bind_self(w);
     std::uint32_t seen = 0;
-    barrier();  // construction handshake: binding done
+    barrier(w);  // construction handshake: binding done
     for (;;) {
       wait_change(dispatch_gen, seen, sleepers);
       seen = dispatch_gen.load(std::memory_order_acquire);
       if (quit) return;
       fn(ctx, w);
-      barrier();
+      arrive(w);
     }
   }
 };
@@ -122,13 +171,15 @@ ThreadPool::ThreadPool(const Topology& topo, int threads, const PinPolicy& pin) 
   m.n = threads;
   m.pin = pin;
   m.pus = choose_pus(topo, threads, pin);  // throws on impossible requests
+  m.epochs.reset(new Impl::Epoch[static_cast<std::size_t>(std::max(threads, 1))]);
   if (!m.pus.empty()) {
     m.caller_saved = hwloc_bitmap_alloc();
     hwloc_get_cpubind(topo.raw(), m.caller_saved, HWLOC_CPUBIND_THREAD);
   }
   m.bind_self(0);
   for (int w = 1; w < threads; ++w) m.threads.emplace_back([&m, w] { m.worker_main(w); });
-  m.barrier();
+  tl_worker = 0;
+  m.barrier(0);
   if (m.bind_failures.load() != 0) {
     const std::string err = m.bind_error;
     m.shutdown();
@@ -149,11 +200,12 @@ void ThreadPool::run_raw(void (*fn)(void*, int), void* ctx) {
   m.fn = fn;
   m.ctx = ctx;
   publish(m.dispatch_gen, m.sleepers);
+  tl_worker = 0;
   fn(ctx, 0);
-  m.barrier();
+  m.join();
 }
 
-void ThreadPool::barrier() noexcept { impl_->barrier(); }
+void ThreadPool::barrier() noexcept { impl_->barrier(tl_worker); }
 
 std::vector<unsigned> ThreadPool::where_workers_run() {
   std::vector<unsigned> where(static_cast<std::size_t>(size()));

@@ -56,11 +56,17 @@ struct PartialArgs {
 // re-reads the rows, which only matters for groups larger than any current model uses).
 inline constexpr std::int32_t kMaxHeadsPerPass = 32;
 inline constexpr std::int64_t kTile = 16;  // positions per softmax tile
-// Rows are software-prefetched this many tiles ahead. Measured (Xeon VM, DRAM-resident cache,
-// G=2): fp16 7.1 -> 11.4 GB/s, int8 6.4 -> 9.8 GB/s; 1 and 2 tiles equal, 8 worse. The hardware
-// prefetcher alone does not keep enough lines in flight while the FMAs run, and for the
-// position-major layout (rows kv_heads * row_bytes apart) it stops at page boundaries.
-inline constexpr std::int64_t kPrefetchTiles = 2;
+// Rows are software-prefetched about kPrefetchBytes ahead per stream (K and V), between one and
+// two tiles. Measured (Xeon VM, DRAM-resident cache, G=2): prefetching at all took fp16 7.1 ->
+// 11.4 GB/s and int8 6.4 -> 9.8 GB/s; then (kernel_bench, 1 layer, alternating runs) 16 rows
+// ahead beat 32 for fp32 (DRAM 9.0 vs 9.6 ms), 32 beat 16 for fp16 (5.1 vs 5.25 ms), int8 equal,
+// 64 worse for all: about 8 KB per stream. The hardware prefetcher alone does not keep enough
+// lines in flight while the FMAs run, and for the position-major layout (rows kv_heads *
+// row_bytes apart) it stops at page boundaries.
+inline constexpr std::int64_t kPrefetchBytes = 8192;
+inline std::int64_t prefetch_rows_ahead(std::int64_t row_bytes) {
+  return std::clamp(kPrefetchBytes / std::max<std::int64_t>(row_bytes, 1), kTile, 2 * kTile);
+}
 
 // Element types of the low-precision rows, so the kernel templates can tell them apart.
 struct Fp8E4M3 { std::uint8_t bits; };
@@ -82,7 +88,7 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using detail::kMaxHeadsPerPass;
 using detail::kTile;
-using detail::kPrefetchTiles;
+using detail::prefetch_rows_ahead;
 using detail::PartialArgs;
 using detail::Fp8E4M3;
 using detail::Fp8E5M2;
@@ -163,9 +169,21 @@ HWY_INLINE void LoadPair(D df, Int4Ptr p, hn::Vec<D>* even, hn::Vec<D>* odd) {
   *even = hn::ConvertTo(df, hn::ShiftLeft<28>(b));
   *odd = hn::ConvertTo(df, hn::ShiftLeft<24>(hn::And(b, hn::Set(di32, 0xF0))));
 }
+// bf16, two chunks at once: Lanes(df) 32-bit lanes hold 2 * Lanes elements; the even element
+// is the low half (shifted up it is its fp32), the odd one the high half (masked). One integer op
+// per chunk instead of a widening move plus a shift: the bf16 kernel issues fewer vector uops per
+// element, and at G = 2 those decode uops are a third of the work.
+template <class D>
+HWY_INLINE void LoadPair(D df, const hwy::bfloat16_t* p, hn::Vec<D>* even, hn::Vec<D>* odd) {
+  const hn::RebindToUnsigned<D> du;
+  const auto w = hn::LoadU(du, reinterpret_cast<const std::uint32_t*>(p));
+  *even = hn::BitCast(df, hn::ShiftLeft<16>(w));
+  *odd = hn::BitCast(df, hn::And(w, hn::Set(du, 0xFFFF0000u)));
+}
 template <class D, typename P>
 constexpr bool Paired() {
-  return std::is_same_v<P, Int4Ptr> && hn::MaxLanes(D()) >= 2;
+  return (std::is_same_v<P, Int4Ptr> || std::is_same_v<P, const hwy::bfloat16_t*>) &&
+         hn::MaxLanes(D()) >= 2;
 }
 #if HWY_TARGET == HWY_SCALAR  // single lanes: no ConcatEven/Odd; int4 takes the element-order path
 template <class D, class V>
@@ -335,11 +353,11 @@ HWY_INLINE void AccumulateBlock(D df, P v, std::int64_t stride, std::int64_t row
     for (int c = 0; c < C; ++c) hn::StoreU(a[h * C + c], df, acc + h * d + j0 + c * N);
 }
 
-// int4 pairs of chunks: acc_h += sum_r p[h][r] * v_r for H heads over C pairs of 2N dims from
+// Pairs of chunks (int4, bf16): acc_h += sum_r p[h][r] * v_r for H heads over C pairs of 2N dims from
 // j0, the accumulators kept de-interleaved per pair (N even dims, then N odd dims; PartialTyped
 // restores element order at the end).
-template <int H, int C, class D>
-HWY_INLINE void AccumulatePairs(D df, Int4Ptr v, std::int64_t stride, std::int64_t rows,
+template <int H, int C, class D, typename P>
+HWY_INLINE void AccumulatePairs(D df, P v, std::int64_t stride, std::int64_t rows,
                                 std::int32_t d, std::int64_t j0, const float* p, float* acc) {
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   hn::Vec<D> a[H * 2 * C];
@@ -348,7 +366,7 @@ HWY_INLINE void AccumulatePairs(D df, Int4Ptr v, std::int64_t stride, std::int64
   for (std::int64_t r = 0; r < rows; ++r) {
     hn::Vec<D> pv[H];
     for (int h = 0; h < H; ++h) pv[h] = hn::Set(df, p[h * kTile + r]);
-    const Int4Ptr row = v + r * stride + j0;
+    const P row = v + r * stride + j0;
     for (int c = 0; c < C; ++c) {
       hn::Vec<D> ve, vo;
       LoadPair(df, row + c * 2 * N, &ve, &vo);
@@ -362,14 +380,40 @@ HWY_INLINE void AccumulatePairs(D df, Int4Ptr v, std::int64_t stride, std::int64
     for (int i = 0; i < 2 * C; ++i) hn::StoreU(a[h * 2 * C + i], df, acc + h * d + j0 + i * N);
 }
 
+// Rows [r0, r1) of K and V (clamped to the partial's rows) towards L1.
+template <typename P>
+struct RowPrefetch {
+  P k, v;
+  std::int64_t stride, rows, row_bytes;
+  HWY_INLINE void operator()(std::int64_t r0, std::int64_t r1) const {
+    for (std::int64_t r = r0; r < std::min(r1, rows); ++r) {
+      const char* kr = BytePtr(k + r * stride);
+      const char* vr = BytePtr(v + r * stride);
+      for (std::int64_t b = 0; b < row_bytes; b += 64) {
+        hwy::Prefetch(kr + b);
+        hwy::Prefetch(vr + b);
+      }
+    }
+  }
+};
+
+// pf (first head block only): prefetches prefetch_rows_ahead rows ahead, a row block at a time
+// between the row blocks' FMAs instead of a whole tile in one burst (a burst fills the L1 miss
+// buffers and stalls the FMAs behind it). Measured, kernel_bench CPU time, 1 layer, G = 2, two
+// alternating runs: L3 fp16 227-284 -> 182-190 us, int8 141-150 -> 133; DRAM fp16 5.93 -> 5.31
+// ms, int8 3.74 -> 3.03 ms, fp32 within noise.
 template <int H, class D, typename P>
 HWY_INLINE void ScoreHeads(D df, P k, std::int64_t stride, std::int64_t rows,
                            std::int32_t d, const float* q, float* s, float scale,
-                           const float* kscale) {
+                           const float* kscale, const RowPrefetch<P>* pf = nullptr,
+                           std::int64_t pf_row = 0) {
   std::int64_t r = 0;
-  for (; r + kRowsBlock <= rows; r += kRowsBlock)
+  for (; r + kRowsBlock <= rows; r += kRowsBlock) {
+    if (pf) (*pf)(pf_row + r, pf_row + r + kRowsBlock);
     ScoreBlock<kRowsBlock, H>(df, k + r * stride, stride, d, q, s + r, scale,
                               kscale ? kscale + r : nullptr);
+  }
+  if (pf && r < rows) (*pf)(pf_row + r, pf_row + rows);
   for (; r < rows; ++r)
     ScoreBlock<1, H>(df, k + r * stride, stride, d, q, s + r, scale, kscale ? kscale + r : nullptr);
 }
@@ -419,35 +463,26 @@ void PartialTyped(const PartialArgs& a) {
   std::fill(a.acc, a.acc + std::int64_t{G} * d, 0.0f);
 
   HWY_ALIGN float s[kMaxHeadsPerPass * kTile];  // scores, then probabilities, [head][row]
+  const RowPrefetch<P> pf{k, v, a.stride, a.rows, dtype_row_bytes(a.dtype, d)};
+  const std::int64_t pf_ahead = prefetch_rows_ahead(pf.row_bytes);
   for (std::int64_t t = 0; t < a.rows; t += kTile) {
     const std::int64_t rows = std::min(kTile, a.rows - t);
     const P kt = k + t * a.stride;
     const P vt = v + t * a.stride;
-    {  // software prefetch of the rows kPrefetchTiles tiles ahead
-      const std::int64_t pt = t + kPrefetchTiles * kTile;
-      const std::int64_t pend = std::min(a.rows, pt + kTile);
-      const std::int64_t row_bytes = dtype_row_bytes(a.dtype, d);
-      for (std::int64_t r = pt; r < pend; ++r) {
-        const char* kr = BytePtr(k + r * a.stride);
-        const char* vr = BytePtr(v + r * a.stride);
-        for (std::int64_t b = 0; b < row_bytes; b += 64) {
-          hwy::Prefetch(kr + b);
-          hwy::Prefetch(vr + b);
-        }
-      }
-    }
+    const std::int64_t pt = t + pf_ahead;  // rows prefetched during this tile
     const float* kscale = a.kscale ? a.kscale + t : nullptr;
+    const RowPrefetch<P>* pf_first = &pf;
 
     std::int32_t g = 0;
-    for (; g + kHeadsBlock <= G; g += kHeadsBlock)
+    for (; g + kHeadsBlock <= G; g += kHeadsBlock, pf_first = nullptr)
       ScoreHeads<kHeadsBlock>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kTile,
-                              score_scale, kscale);
-    for (; g + 2 <= G; g += 2)
+                              score_scale, kscale, pf_first, pt);
+    for (; g + 2 <= G; g += 2, pf_first = nullptr)
       ScoreHeads<2>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kTile, score_scale,
-                    kscale);
-    for (; g < G; ++g)
+                    kscale, pf_first, pt);
+    for (; g < G; ++g, pf_first = nullptr)
       ScoreHeads<1>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kTile, score_scale,
-                    kscale);
+                    kscale, pf_first, pt);
 
     // Online softmax, once per tile and head.
     for (g = 0; g < G; ++g) {

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <thread>
 
 #include "harness/error.h"
 #include "harness/topology.h"
@@ -82,6 +85,31 @@ TEST(ThreadPool, BarrierSeparatesPhases) {
     pool.run([&](int) { ran.fetch_add(1); });
     EXPECT_EQ(ran.load(), T);
   }
+}
+
+// Phases far longer than the spin: the per-worker epochs must still order every phase, through
+// the futex sleep path and back-to-back runs (run() ends in a join the workers do not wait on).
+TEST(ThreadPool, BarrierHoldsThroughSleepsAndRuns) {
+  auto topo = Topology::discover();
+  const int T = std::min(4, topo->pu_count());
+  ThreadPool pool(*topo, T, parse_pin_policy("compact"));
+  std::atomic<int> counter{0};
+  std::atomic<int> errors{0};
+  constexpr int kPhases = 300;
+  for (int round = 0; round < 3; ++round) {
+    pool.run([&](int w) {
+      for (int p = 0; p < kPhases; ++p) {
+        if (p % 50 == w % 50) std::this_thread::sleep_for(std::chrono::microseconds(300));
+        counter.fetch_add(1);
+        pool.barrier();
+        if (counter.load() != (round * kPhases + p + 1) * T) errors.fetch_add(1);
+        pool.barrier();
+      }
+    });
+    EXPECT_EQ(counter.load(), (round + 1) * kPhases * T);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));  // workers fall asleep between runs
+  }
+  EXPECT_EQ(errors.load(), 0);
 }
 
 TEST(ThreadPool, EmptyDispatchCostIsMeasured) {
