@@ -18,6 +18,6 @@ for cfg in "${configs[@]}"; do
   for r in $(seq 1 "$rounds"); do
     l=$(likwid-bench -t load_avx512 -w "S0:$1:$2" 2>&1 | awk '/^MByte\/s/{print $2}')
     k=$("$info" -t "$2" --read-at "$1" --min-seconds 1 | awk '/^ceiling_read/{gsub(/[()]/, "", $(NF-1)); print $(NF-1)}')
-    printf "%-6s %-7s %-5s %14.0f %14.0f %7.3f\n" "$1" "$2" "$r" "$l" "$k" "$(echo "$k / $l" | bc -l)"
+    printf "%-6s %-7s %-5s %14.0f %14.0f %7.3f\n" "$1" "$2" "$r" "$l" "$k" "$(awk -v k="$k" -v l="$l" 'BEGIN{print k/l}')"
   done
 done
