@@ -5,24 +5,16 @@
 #include <set>
 #include <tuple>
 
+#include "analysis/display_order.h"
+
 namespace kvb {
 namespace {
 
 int kind_rank(const std::string& benchmark) {
-  const char* order[] = {"ceiling_read", "ceiling_write", "ceiling_write_nt", "ceiling_copy", "ceiling_fma"};
-  for (std::size_t i = 0; i < std::size(order); ++i) {
-    if (benchmark == order[i]) return static_cast<int>(i);
-  }
-  return static_cast<int>(std::size(order));
+  return rank_in(benchmark, {"ceiling_read", "ceiling_write", "ceiling_write_nt", "ceiling_copy", "ceiling_fma"});
 }
 
-int level_rank(const std::string& level) {
-  const char* order[] = {"L1", "L2", "L3", "DRAM"};
-  for (std::size_t i = 0; i < std::size(order); ++i) {
-    if (level == order[i]) return static_cast<int>(i);
-  }
-  return static_cast<int>(std::size(order));
-}
+int level_rank(const std::string& level) { return rank_in(level, {"L1", "L2", "L3", "DRAM"}); }
 
 }  // namespace
 

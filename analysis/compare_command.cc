@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "analysis/command_line.h"
 #include "analysis/input_error.h"
 #include "analysis/result_comparison.h"
 #include "analysis/staged_output.h"
@@ -44,17 +45,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
   all.add(visible).add_options()("base", po::value(&o.base))("new", po::value(&o.next));
   po::positional_options_description positional;
   positional.add("base", 1).add("new", 1);
-  try {
-    po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-    if (vm.count("help")) {
-      std::cout << kUsage << "\n" << visible;
-      return std::nullopt;
-    }
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError(std::string(e.what()) + "\n" + kUsage);
-  }
+  if (!parse_command_line(argc, argv, visible, all, positional, kUsage)) return std::nullopt;
   if (o.base.empty() || o.next.empty()) throw InputError(std::string("need two CSV files\n") + kUsage);
   if (o.format != "console" && o.format != "csv" && o.format != "md") {
     throw InputError("--format: unknown format '" + o.format + "' (console, csv, md)");
@@ -197,12 +188,8 @@ int compare_main(int argc, char** argv) {
       std::cout << "kvbench compare: wrote " << o.out << "\n";
     }
     return c.any_significant_slowdown() ? kExitRegression : kExitOk;
-  } catch (const InputError& e) {
-    std::cerr << "kvbench compare: error: " << e.what() << "\n";
-    return kExitBadInput;
-  } catch (const std::exception& e) {
-    std::cerr << "kvbench compare: failed: " << e.what() << "\n";
-    return kExitBadInput;
+  } catch (...) {
+    return report_current_exception("compare", kExitBadInput);
   }
 }
 

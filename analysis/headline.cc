@@ -3,18 +3,13 @@
 #include <map>
 #include <tuple>
 
+#include "analysis/display_order.h"
 #include "analysis/series_selection.h"
 
 namespace kvb {
 namespace {
 
-int dtype_rank(const std::string& dtype) {
-  const char* order[] = {"fp32", "fp16", "bf16", "int8", "int4"};
-  for (std::size_t i = 0; i < std::size(order); ++i) {
-    if (dtype == order[i]) return static_cast<int>(i);
-  }
-  return static_cast<int>(std::size(order));
-}
+int dtype_rank(const std::string& dtype) { return rank_in(dtype, {"fp32", "fp16", "bf16", "int8", "int4"}); }
 
 bool is_decode_step(const ResultRow& r) { return is_decode_kernel(r) && r.str(Col::benchmark) == "decode_step"; }
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "analysis/ceiling_table.h"
+#include "analysis/command_line.h"
 #include "analysis/headline.h"
 #include "analysis/input_error.h"
 #include "analysis/knee_detection.h"
@@ -55,18 +56,9 @@ std::optional<ReportOptions> parse_options(int argc, char** argv) {
   all.add(visible).add_options()("input", po::value(&o.inputs));
   po::positional_options_description positional;
   positional.add("input", -1);
-  try {
-    po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-    if (vm.count("help")) {
-      std::cout << kUsage << "\n" << visible;
-      return std::nullopt;
-    }
-    po::notify(vm);
-    o.models_dir_given = vm.count("models-dir") > 0;
-  } catch (const po::error& e) {
-    throw InputError(std::string(e.what()) + "\n" + kUsage);
-  }
+  const auto vm = parse_command_line(argc, argv, visible, all, positional, kUsage);
+  if (!vm) return std::nullopt;
+  o.models_dir_given = vm->count("models-dir") > 0;
   if (o.inputs.empty()) throw InputError(std::string("no input CSV given\n") + kUsage);
   if (!(o.knee_drop > 0 && o.knee_drop < 1)) throw InputError("--knee-drop must be between 0 and 1");
   return o;
@@ -435,12 +427,8 @@ int report_main(int argc, char** argv) {
     std::cout << "kvbench report: wrote " << (fs::path(o.out) / "report.md").string() << " and "
               << figures.size() << " figures\n";
     return kExitOk;
-  } catch (const InputError& e) {
-    std::cerr << "kvbench report: error: " << e.what() << "\n";
-    return kExitBadInput;
-  } catch (const std::exception& e) {
-    std::cerr << "kvbench report: failed: " << e.what() << "\n";
-    return kExitRegression;
+  } catch (...) {
+    return report_current_exception("report", kExitRegression);
   }
 }
 

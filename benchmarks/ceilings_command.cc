@@ -30,11 +30,7 @@ int ceilings_main(const std::vector<std::string>& args) {
        "first_touch, bind:<node>, interleave")
       ("min-time", po::value<double>()->default_value(0.2, "0.2"), "seconds per repetition");
   po::variables_map vm;
-  parse_layered(args, desc, &vm, "custom");
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  if (parse_layered_or_help(args, desc, &vm, "custom")) return 0;
   const auto topo = Topology::discover();
   const std::string threads_text = vm["threads"].as<std::string>();
   const int threads = threads_text == "all" ? topo->pu_count()

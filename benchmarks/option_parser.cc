@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 #include <boost/program_options/errors.hpp>
 #include <boost/program_options/parsers.hpp>
@@ -65,6 +66,14 @@ void parse_layered(const std::vector<std::string>& args, const po::options_descr
   } catch (const po::error& e) {
     throw UsageError(e.what());
   }
+}
+
+bool parse_layered_or_help(const std::vector<std::string>& args, const po::options_description& desc,
+                           po::variables_map* vm, const std::string& model) {
+  parse_layered(args, desc, vm, model);
+  if (vm->count("help") == 0) return false;
+  std::cout << desc << "\n";
+  return true;
 }
 
 }  // namespace kvb

@@ -17,6 +17,12 @@ void parse_layered(const std::vector<std::string>& args,
                    const boost::program_options::options_description& desc,
                    boost::program_options::variables_map* vm, const std::string& model = "");
 
+// parse_layered, then --help: prints `desc` to stdout and returns true when --help was given
+// (the command then exits 0 without doing its work).
+bool parse_layered_or_help(const std::vector<std::string>& args,
+                           const boost::program_options::options_description& desc,
+                           boost::program_options::variables_map* vm, const std::string& model = "");
+
 // Parses one config file into *vm (values already stored win).
 void store_config_file(const std::string& path,
                        const boost::program_options::options_description& desc,

@@ -16,11 +16,7 @@ int topo_main(const std::vector<std::string>& args) {
                                "Usage: kvbench topo");
   desc.add_options()("help,h", "this help");
   po::variables_map vm;
-  parse_layered(args, desc, &vm, "custom");
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  if (parse_layered_or_help(args, desc, &vm, "custom")) return 0;
   const auto topo = Topology::discover();
   std::cout << topo->describe();
   const MachineFacts m = probe_machine(*topo);

@@ -11,13 +11,9 @@ namespace kvb {
 
 Status decode_attention_scalar(const CacheView& cache, std::int32_t layer, std::int64_t context,
                                const float* q, float scale, float* out) noexcept {
-  if (cache.geometry == nullptr || cache.data == nullptr || q == nullptr || out == nullptr)
-    return Status::kNullArgument;
+  if (const Status st = check_decode_arguments(cache, layer, context, q, out); !ok(st)) return st;
   const CacheGeometry& geo = *cache.geometry;
   const CacheShape& s = geo.shape();
-  if (dtype_has_row_scale(s.dtype) && cache.scales == nullptr) return Status::kNullArgument;
-  if (layer < 0 || layer >= s.layers) return Status::kOutOfRange;
-  if (context < 0 || context > s.capacity) return Status::kOutOfRange;
   const std::int32_t G = geo.group_size();
   const std::int32_t d = s.head_dim;
   const bool scaled = dtype_has_row_scale(s.dtype);

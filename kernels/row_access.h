@@ -4,8 +4,10 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/cache_geometry.h"
 #include "kernels/codecs.h"
 #include "kernels/dtype.h"
+#include "kernels/status.h"
 
 namespace kvb {
 
@@ -23,6 +25,19 @@ inline float decode_element(const void* row, DType dtype, std::int64_t j) noexce
       return static_cast<float>(int4_unpack(static_cast<const std::uint8_t*>(row), j));
   }
   return 0.0f;
+}
+
+// Argument checks shared by the scalar decode-attention kernels (baseline and reference):
+// non-null cache, query and output, row scales when the dtype needs them, layer and context in range.
+inline Status check_decode_arguments(const CacheView& cache, std::int32_t layer, std::int64_t context,
+                                     const void* q, const void* out) noexcept {
+  if (cache.geometry == nullptr || cache.data == nullptr || q == nullptr || out == nullptr)
+    return Status::kNullArgument;
+  const CacheShape& s = cache.geometry->shape();
+  if (dtype_has_row_scale(s.dtype) && cache.scales == nullptr) return Status::kNullArgument;
+  if (layer < 0 || layer >= s.layers) return Status::kOutOfRange;
+  if (context < 0 || context > s.capacity) return Status::kOutOfRange;
+  return Status::kOk;
 }
 
 }  // namespace kvb

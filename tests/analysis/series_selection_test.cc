@@ -1,6 +1,8 @@
 #include "analysis/series_selection.h"
 
 #include <gtest/gtest.h>
+#include <string>
+#include <vector>
 
 #include "tests/analysis/summary_rows.h"
 
@@ -10,6 +12,21 @@ namespace {
 using testing::decode_row;
 
 double gbps_of(const ResultRow* r) { return *attained_gbps(*r); }
+
+using Names = std::vector<std::string>;
+
+// Panel titles and series labels in order, so one assertion checks count and order together.
+Names titles(const std::vector<SeriesPanel>& panels) {
+  Names out;
+  for (const SeriesPanel& p : panels) out.push_back(p.title);
+  return out;
+}
+
+Names labels(const SeriesPanel& panel) {
+  Names out;
+  for (const ResultSeries& s : panel.series) out.push_back(s.label);
+  return out;
+}
 
 TEST(SeriesSelection, MaxThreadsIgnoresCeilingsAppendAndInvalidRows) {
   MachineResults m;
@@ -38,13 +55,9 @@ TEST(SeriesSelection, LlcFitDrawsOneLinePerDtypeAndCacheStateAtMaxThreads) {
   m.summaries.push_back(windowed);
 
   const auto panels = llc_fit_panels(m, max_decode_threads(m));
-  ASSERT_EQ(panels.size(), 2u);
-  EXPECT_EQ(panels[0].title, "decode_step");
-  EXPECT_EQ(panels[1].title, "attention");
-  ASSERT_EQ(panels[0].series.size(), 3u);
-  EXPECT_EQ(panels[0].series[0].label, "fp32 warm (28L 16q/8kv d128)");
-  EXPECT_EQ(panels[0].series[1].label, "fp32 cold (28L 16q/8kv d128)");
-  EXPECT_EQ(panels[0].series[2].label, "int8 warm (28L 16q/8kv d128)");
+  ASSERT_EQ(titles(panels), Names({"decode_step", "attention"}));
+  ASSERT_EQ(labels(panels[0]),
+            Names({"fp32 warm (28L 16q/8kv d128)", "fp32 cold (28L 16q/8kv d128)", "int8 warm (28L 16q/8kv d128)"}));
   ASSERT_EQ(panels[0].series[0].rows.size(), 3u);
   EXPECT_EQ(panels[0].series[0].rows[0]->num(Col::context), 16);
   EXPECT_EQ(panels[0].series[0].rows[2]->num(Col::context), 4096);
@@ -75,13 +88,8 @@ TEST(SeriesSelection, ContextPanelsPerDtypeWithOneLinePerShapeAndCacheState) {
     m.summaries.push_back(decode_row("decode_step", "bf16", 4, ctx, ctx * 5e4, 30, "DRAM"));  // not max threads
   }
   const auto panels = context_panels(m, 8);
-  ASSERT_EQ(panels.size(), 2u);
-  EXPECT_EQ(panels[0].title, "fp32");
-  EXPECT_EQ(panels[1].title, "bf16");
-  ASSERT_EQ(panels[0].series.size(), 3u);
-  EXPECT_EQ(panels[0].series[0].label, "28L 16q/8kv d128 warm");
-  EXPECT_EQ(panels[0].series[1].label, "28L 16q/8kv d128 cold");
-  EXPECT_EQ(panels[0].series[2].label, "32L 16q/32kv d128 warm");
+  ASSERT_EQ(titles(panels), Names({"fp32", "bf16"}));
+  ASSERT_EQ(labels(panels[0]), Names({"28L 16q/8kv d128 warm", "28L 16q/8kv d128 cold", "32L 16q/32kv d128 warm"}));
   ASSERT_EQ(panels[1].series.size(), 1u);
   EXPECT_EQ(panels[1].series[0].rows.size(), 2u);
   for (const ResultRow* r : panels[1].series[0].rows) EXPECT_EQ(r->num(Col::threads), 8);

@@ -130,6 +130,32 @@ CsvFields machine_fields(const SyntheticMachine& m) {
           {"thp", "no"}, {"c:PAPI_TOT_CYC:status", "unsupported"}};
 }
 
+namespace {
+
+// Configuration columns of a valid, warm decode_step row of the Qwen3-0.6B shape (no timings).
+CsvFields decode_step_fields(const SyntheticMachine& m, const std::string& dtype, int context, int threads,
+                             const Step& s) {
+  CsvFields c = machine_fields(m);
+  c["benchmark"] = "decode_step";
+  c["model"] = "qwen3-0.6b";
+  c["layout"] = "head_major";
+  c["dtype"] = dtype;
+  c["layers"] = std::to_string(kLayers);
+  c["q_heads"] = std::to_string(kQHeads);
+  c["kv_heads"] = std::to_string(kKvHeads);
+  c["head_dim"] = std::to_string(kHeadDim);
+  c["context"] = std::to_string(context);
+  c["batch"] = "1";
+  c["threads"] = std::to_string(threads);
+  c["cache_state"] = "warm";
+  c["ws_level"] = level_of(m, s.working_set).name;
+  c["working_set_bytes"] = integer(s.working_set);
+  c["valid"] = "1";
+  return c;
+}
+
+}  // namespace
+
 std::vector<CsvFields> synthetic_run(const SyntheticMachine& m, int repetitions) {
   std::mt19937 rng(m.seed);
   std::vector<CsvFields> out;
@@ -158,22 +184,7 @@ std::vector<CsvFields> synthetic_run(const SyntheticMachine& m, int repetitions)
       for (int context = 2; context <= 4096; context *= 2) {
         const Step s = decode_step(dtype, context);
         const Level level = level_of(m, s.working_set);
-        CsvFields c = machine_fields(m);
-        c["benchmark"] = "decode_step";
-        c["model"] = "qwen3-0.6b";
-        c["layout"] = "head_major";
-        c["dtype"] = dtype;
-        c["layers"] = std::to_string(kLayers);
-        c["q_heads"] = std::to_string(kQHeads);
-        c["kv_heads"] = std::to_string(kKvHeads);
-        c["head_dim"] = std::to_string(kHeadDim);
-        c["context"] = std::to_string(context);
-        c["batch"] = "1";
-        c["threads"] = std::to_string(threads);
-        c["cache_state"] = "warm";
-        c["ws_level"] = level.name;
-        c["working_set_bytes"] = integer(s.working_set);
-        c["valid"] = "1";
+        CsvFields c = decode_step_fields(m, dtype, context, threads, s);
         c["max_rel_err"] = "1e-6";
         // Memory-bound unless the FMA peak caps it (int8 in L2 has the highest intensity).
         const double ns = std::max((s.bytes_read + s.bytes_written) / (level.gbps * scale),
@@ -195,22 +206,7 @@ std::vector<CsvFields> repetition_rows(const SyntheticMachine& m, const std::vec
   const Step s = decode_step(dtype, context);
   std::vector<CsvFields> out;
   for (std::size_t r = 0; r < ns_per_step.size(); ++r) {
-    CsvFields c = machine_fields(m);
-    c["benchmark"] = "decode_step";
-    c["model"] = "qwen3-0.6b";
-    c["layout"] = "head_major";
-    c["dtype"] = dtype;
-    c["layers"] = std::to_string(kLayers);
-    c["q_heads"] = std::to_string(kQHeads);
-    c["kv_heads"] = std::to_string(kKvHeads);
-    c["head_dim"] = std::to_string(kHeadDim);
-    c["context"] = std::to_string(context);
-    c["batch"] = "1";
-    c["threads"] = std::to_string(threads);
-    c["cache_state"] = "warm";
-    c["ws_level"] = level_of(m, s.working_set).name;
-    c["working_set_bytes"] = integer(s.working_set);
-    c["valid"] = "1";
+    CsvFields c = decode_step_fields(m, dtype, context, threads, s);
     c = measurement(c, ns_per_step[r], s.bytes_read, s.bytes_written, s.flops, true);
     c["aggregate"] = "none";
     c["repetition"] = std::to_string(r);
