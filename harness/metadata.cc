@@ -16,9 +16,7 @@
 #include "harness/topology.h"
 #include "kernels/attention.h"
 
-#ifndef KVBENCH_GIT_COMMIT
-#define KVBENCH_GIT_COMMIT "unknown"
-#endif
+#include "git_commit.h"  // generated at build time by harness/git_commit.cmake
 #ifndef KVBENCH_COMPILER
 #define KVBENCH_COMPILER "unknown"
 #endif
