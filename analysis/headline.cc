@@ -28,7 +28,15 @@ HeadlinePoint pick(const MachineResults& m, const std::string& dtype, int thread
   }
   if (!p.row) return p;
   p.gbps = attained_gbps(*p.row);
-  if (const auto roof = m.read_roof(level, threads); roof && *roof > 0) p.pct_of_ceiling = 100 * *p.gbps / *roof;
+  // The ceiling of the row's own run (its ceiling_gbps column): machines drift between runs, so
+  // a ratio against another run's ceiling would mix two measurements. Older rows without the
+  // column fall back to the best ceiling of this machine.
+  const std::optional<double> own = p.row->num(Col::ceiling_gbps);
+  if (own && *own > 0) {
+    p.pct_of_ceiling = 100 * *p.gbps / *own;
+  } else if (const auto roof = m.read_roof(level, threads); roof && *roof > 0) {
+    p.pct_of_ceiling = 100 * *p.gbps / *roof;
+  }
   return p;
 }
 
@@ -37,12 +45,15 @@ PeerMatch match_peer(const MachineResults& m, const ResultRow& peer) {
                                Col::context, Col::threads, Col::window,  Col::batch};
   PeerMatch match{&peer, nullptr, std::nullopt};
   for (const ResultRow& r : m.summaries) {
-    if (!is_decode_step(r)) continue;
+    if (!is_decode_kernel(r)) continue;
     bool same = true;
     for (Col c : kShape) same = same && r.str(c) == peer.str(c);
     if (!same) continue;
+    // Peers time attention alone, so kvbench's `attention` rows are the like-for-like match;
+    // decode_step (which also appends a token per layer) is used only when no attention row exists.
     auto rank = [&](const ResultRow& x) {
-      return std::make_tuple(x.str(Col::cache_state) == peer.str(Col::cache_state), x.str(Col::run_id));
+      return std::make_tuple(x.str(Col::benchmark) == "attention",
+                             x.str(Col::cache_state) == peer.str(Col::cache_state), x.str(Col::run_id));
     };
     if (!match.ours || rank(r) > rank(*match.ours)) match.ours = &r;
   }

@@ -163,7 +163,7 @@ std::string headline_where(const std::string& name, const HeadlinePoint& p) {
 
 void headline_section(std::ostream& md, const std::vector<MachineResults>& ms) {
   md << "## Headline\n\n`decode_step` bandwidth where the KV cache lives in DRAM (at 1 thread and at the most "
-        "threads run) and in the LLC (most threads), as GB/s and % of the measured read ceiling at that level "
+        "threads run) and in the LLC (most threads), as GB/s and % of the read ceiling its own run measured at that level "
         "and thread count. Each cell is the valid row with the largest working set at that level (the most "
         "memory-bound case measured; shape and context in the last column). kvbench/peer = peer time / "
         "kvbench time for peer rows of the same dtype, shape, context and threads (> 1: kvbench faster).\n\n";
