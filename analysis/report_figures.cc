@@ -375,7 +375,10 @@ ReportFigure thread_figure(const MachineResults& m, const std::vector<ResultSeri
     for (const ResultRow* r : s.rows) {
       const int t = static_cast<int>(r->num_or(Col::threads, 0));
       const auto g = attained_gbps(*r);
-      const auto roof = m.read_roof(r->str(Col::ws_level), t);
+      // Against the ceiling the row's own run measured (machines drift between runs); the best
+      // pooled ceiling only for rows that lack one.
+      const auto own = r->num(Col::ceiling_gbps);
+      const auto roof = (own && *own > 0) ? own : m.read_roof(r->str(Col::ws_level), t);
       const double pct = (g && roof && *roof > 0) ? 100 * *g / *roof : r->num_or(Col::pct_of_ceiling, NAN);
       data << t << " " << num(g.value_or(NAN)) << " " << num(pct) << " " << r->str(Col::ws_level) << "\n";
     }
@@ -511,7 +514,8 @@ std::vector<ReportFigure> build_report_figures(const std::vector<MachineResults>
         const int t = static_cast<int>(r->num_or(Col::threads, 0));
         threads.add(t);
         thread_gbps.add(*attained_gbps(*r));
-        if (auto roof = m.read_roof(r->str(Col::ws_level), t)) pct_hi = std::max(pct_hi, 100 * *attained_gbps(*r) / *roof);
+        if (auto pct = r->num(Col::pct_of_ceiling)) pct_hi = std::max(pct_hi, *pct);
+        else if (auto roof = m.read_roof(r->str(Col::ws_level), t)) pct_hi = std::max(pct_hi, 100 * *attained_gbps(*r) / *roof);
       }
     }
     for (const auto& [key, bw] : m.read_roof_gbps) {
