@@ -325,7 +325,7 @@ struct RunState {
       // them: say so rather than leave a silent gap.
       for (const std::string& event : counter_events) {
         row.emplace_back("c:" + event, "");
-        row.emplace_back("c:" + event + ":status", "unsupported");
+        row.emplace_back("c:" + event + ":status", "not_read");
       }
     } else {
       append_counters(&row, fixture->counter_readings(e.family));
@@ -460,7 +460,7 @@ void measure_ceilings(const Topology& topo, int threads, const std::string& pin,
     // Counters are not read around ceilings: say so rather than leave a silent gap.
     for (const std::string& e : events) {
       row.emplace_back("c:" + e, "");
-      row.emplace_back("c:" + e + ":status", "unsupported");
+      row.emplace_back("c:" + e + ":status", "not_read");
     }
     writer->write(row);
   }
