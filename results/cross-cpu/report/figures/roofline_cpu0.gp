@@ -16,9 +16,9 @@ do for [fmt in "svg png"] {
   set logscale xy
   set xlabel "arithmetic intensity (FLOP/byte)"
   set ylabel "attained performance (GFLOP/s)"
-  set xrange [0.1964901567:124.1155747]
+  set xrange [0.1964901567:373.0304012]
   set yrange [0.2841176128:2764.044847]
-  set xtics ("0.125" 0.125, "0.25" 0.25, "0.5" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64)
+  set xtics ("0.125" 0.125, "0.25" 0.25, "0.5" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64, "128" 128, "256" 256)
   set samples 400
   peak = 447.4661818
   bw_L1 = 617.0876037

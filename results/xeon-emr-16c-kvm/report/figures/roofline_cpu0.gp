@@ -16,9 +16,9 @@ do for [fmt in "svg png"] {
   set logscale xy
   set xlabel "arithmetic intensity (FLOP/byte)"
   set ylabel "attained performance (GFLOP/s)"
-  set xrange [0.1964901567:124.1155747]
+  set xrange [0.1964901567:373.0304012]
   set yrange [0.2841176128:2764.044847]
-  set xtics ("0.125" 0.125, "0.25" 0.25, "0.5" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64)
+  set xtics ("0.125" 0.125, "0.25" 0.25, "0.5" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64, "128" 128, "256" 256)
   set samples 400
   peak = 1382.022424
   bw_L1 = 3516.772663
@@ -27,12 +27,12 @@ do for [fmt in "svg png"] {
   roof_L2(x) = (x*bw_L2 < peak ? x*bw_L2 : peak)
   bw_L3 = 321.4170891
   roof_L3(x) = (x*bw_L3 < peak ? x*bw_L3 : peak)
-  bw_DRAM = 156.5058759
+  bw_DRAM = 199.1446602
   roof_DRAM(x) = (x*bw_DRAM < peak ? x*bw_DRAM : peak)
   plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 3517 GB/s", \
        roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 1804 GB/s", \
        roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 321 GB/s", \
-       roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 157 GB/s", \
+       roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 199 GB/s", \
        peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 1382 GFLOP/s", \
        datafile index 0 using 1:2 with points pt 13 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 1 using 1:2 with points pt 5 ps 1.3 lc rgb "#2ca02c" notitle, \
