@@ -9,6 +9,18 @@
 
 namespace kvb {
 
+CacheShape paged_row_shape(const PagedShape& p) noexcept {
+  CacheShape s;
+  s.layers = p.layers;
+  s.q_heads = p.q_heads;
+  s.kv_heads = p.kv_heads;
+  s.head_dim = p.head_dim;
+  s.capacity = p.num_blocks * p.block_size;
+  s.dtype = p.dtype;
+  s.layout = Layout::kPositionMajor;
+  return s;
+}
+
 Status PagedGeometry::create(const PagedShape& s, PagedGeometry* out) noexcept {
   if (out == nullptr) return Status::kNullArgument;
   if (s.block_size <= 0 || s.num_blocks <= 0) return Status::kInvalidShape;
@@ -16,16 +28,8 @@ Status PagedGeometry::create(const PagedShape& s, PagedGeometry* out) noexcept {
   if (s.num_blocks > std::numeric_limits<std::int32_t>::max() ||
       s.num_blocks > std::numeric_limits<std::int64_t>::max() / s.block_size)
     return Status::kInvalidShape;
-  CacheShape c;
-  c.layers = s.layers;
-  c.q_heads = s.q_heads;
-  c.kv_heads = s.kv_heads;
-  c.head_dim = s.head_dim;
-  c.capacity = s.num_blocks * s.block_size;
-  c.dtype = s.dtype;
-  c.layout = Layout::kPositionMajor;
   PagedGeometry g;
-  if (Status st = CacheGeometry::create(c, &g.slots_); !ok(st)) return st;
+  if (Status st = CacheGeometry::create(paged_row_shape(s), &g.slots_); !ok(st)) return st;
   g.shape_ = s;
   *out = g;
   return Status::kOk;

@@ -23,6 +23,10 @@ struct PagedShape {
   DType dtype = DType::kF32;
 };
 
+// The CacheShape (layers, heads, dims, dtype) a paged pool's rows have: a position-major cache
+// whose positions are the pool's slots.
+CacheShape paged_row_shape(const PagedShape& shape) noexcept;
+
 class PagedGeometry {
  public:
   // Validates the shape (block_size > 0, num_blocks > 0, the CacheShape rules) and fills *out.

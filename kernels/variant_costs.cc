@@ -16,18 +16,6 @@ Cost projection_cost(const CacheShape& s, std::int32_t hidden, std::int64_t rows
 }
 }  // namespace
 
-CacheShape paged_row_shape(const PagedShape& p) noexcept {
-  CacheShape s;
-  s.layers = p.layers;
-  s.q_heads = p.q_heads;
-  s.kv_heads = p.kv_heads;
-  s.head_dim = p.head_dim;
-  s.capacity = p.num_blocks * p.block_size;
-  s.dtype = p.dtype;
-  s.layout = Layout::kPositionMajor;
-  return s;
-}
-
 Cost paged_attention_cost(const PagedShape& p, std::int64_t seq_len) noexcept {
   Cost c = attention_cost(paged_row_shape(p), seq_len);
   if (p.block_size > 0)

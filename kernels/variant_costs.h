@@ -8,9 +8,6 @@
 
 namespace kvb {
 
-// The CacheShape (layers, heads, dims, dtype) a paged pool's rows have.
-CacheShape paged_row_shape(const PagedShape& shape) noexcept;
-
 // Paged decode attention of one sequence, ONE layer: attention_cost + the block-table entries
 // (int32) it reads.
 Cost paged_attention_cost(const PagedShape& shape, std::int64_t seq_len) noexcept;
