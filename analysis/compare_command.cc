@@ -156,7 +156,17 @@ int compare_main(int argc, char** argv) {
              << ".\n";
       }
       text << (md ? "\n" : "") << "Verdict: |change| > " << format_percent(o.compare.threshold).substr(1)
-           << " and Mann-Whitney U p < " << o.compare.alpha << " over per-repetition ns_per_step.\n\n";
+           << " and Mann-Whitney U p < " << o.compare.alpha << " over per-repetition ns_per_step.\n";
+      // The table drops key columns that are the same on every row; say what they are.
+      std::string same;
+      for (Col col : match_columns(o.compare.match_threads)) {
+        std::set<std::string> seen;
+        for (const auto& r : c.rows) seen.insert(r.base_example->str(col));
+        if (col != Col::benchmark && seen.size() == 1 && !seen.begin()->empty())
+          same += (same.empty() ? "" : ", ") + std::string(column_name(col)) + "=" + *seen.begin();
+      }
+      if (!same.empty()) text << (md ? "\n" : "") << "Same on every matched row: " << same << ".\n";
+      text << "\n";
     }
     const TextTable table = build_table(c, o, cross, o.format == "csv");
     text << (o.format == "csv" ? table.csv() : md ? table.markdown() : table.console());

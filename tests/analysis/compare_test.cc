@@ -176,6 +176,9 @@ TEST(CompareCommand, CrossCpuAndStrict) {
   EXPECT_NE(text.find("Environment differs"), std::string::npos);
   EXPECT_NE(text.find("gbps_ratio"), std::string::npos);
   EXPECT_NE(text.find("Cross-CPU"), std::string::npos);
+  // Key columns that the table drops because they never vary are named above it.
+  EXPECT_NE(text.find("Same on every matched row: "), std::string::npos);
+  EXPECT_NE(text.find("threads="), std::string::npos);
   EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.other_cpu.string(), "--strict"}), 2);
 }
 
