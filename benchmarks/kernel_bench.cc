@@ -188,13 +188,7 @@ void BM_DecodeAttention(benchmark::State& state, Kernel kernel, DType dtype, std
 // token like a decode does, so neither finds lines the other just fetched: append_over_memcpy is
 // the append's cost over the stores it cannot avoid. The benchmark's own time is the append's.
 void BM_AppendVsMemcpy(benchmark::State& state, DType dtype) {
-  CacheShape s;
-  s.layers = 28;
-  s.q_heads = 16;
-  s.kv_heads = 8;
-  s.head_dim = 128;
-  s.capacity = 1024;
-  s.dtype = dtype;
+  const CacheShape s{.layers = 28, .q_heads = 16, .kv_heads = 8, .head_dim = 128, .capacity = 1024, .dtype = dtype};
   CacheGeometry geo;
   if (Status st = CacheGeometry::create(s, &geo); !ok(st)) {
     state.SkipWithError(status_message(st));

@@ -9,15 +9,8 @@ namespace {
 
 CacheShape qwen3(std::int64_t capacity, DType dtype = DType::kF32,
                  Layout layout = Layout::kHeadMajor) {
-  CacheShape s;
-  s.layers = 28;
-  s.q_heads = 16;
-  s.kv_heads = 8;
-  s.head_dim = 128;
-  s.capacity = capacity;
-  s.dtype = dtype;
-  s.layout = layout;
-  return s;
+  return {.layers = 28, .q_heads = 16, .kv_heads = 8, .head_dim = 128, .capacity = capacity,
+          .dtype = dtype, .layout = layout};
 }
 
 TEST(CacheSize, Qwen3SixHundredMillionFp32At1024Tokens) {

@@ -180,14 +180,7 @@ TEST(CacheWriteEncoding, EdgeValuesMatchScalarCodecsBitForBit) {
                         std::numeric_limits<float>::max(), inf, -inf, 0.5f, -63.5f, 2.5f, -2.5f};
   for (DType t : kExtendedDTypes) {
     for (StoreHint hint : {StoreHint::kCached, StoreHint::kStreaming}) {
-      CacheShape s;
-      s.layers = 1;
-      s.q_heads = 1;
-      s.kv_heads = 1;
-      s.head_dim = 64;
-      s.capacity = 6;
-      s.dtype = t;
-      OwnedCache c(s);
+      OwnedCache c({.layers = 1, .q_heads = 1, .kv_heads = 1, .head_dim = 64, .capacity = 6, .dtype = t});
       ASSERT_EQ(c.status(), Status::kOk);
       // Rows: edge values cycled through every lane position; rows with a scale stay finite.
       std::vector<float> k(6 * 64), v(6 * 64);

@@ -6,14 +6,7 @@ namespace kvb {
 namespace {
 
 CacheShape shape(DType t) {
-  CacheShape s;
-  s.layers = 28;
-  s.q_heads = 16;
-  s.kv_heads = 8;
-  s.head_dim = 128;
-  s.capacity = 4096;
-  s.dtype = t;
-  return s;
+  return {.layers = 28, .q_heads = 16, .kv_heads = 8, .head_dim = 128, .capacity = 4096, .dtype = t};
 }
 
 TEST(CostModel, AttentionBytesAndFlops) {

@@ -38,15 +38,8 @@ class OwnedPool {
 };
 
 PagedShape paged_shape(std::int32_t block_size, std::int64_t num_blocks, DType dtype) {
-  PagedShape p;
-  p.layers = 2;
-  p.q_heads = 8;
-  p.kv_heads = 2;
-  p.head_dim = 64;
-  p.num_blocks = num_blocks;
-  p.block_size = block_size;
-  p.dtype = dtype;
-  return p;
+  return {.layers = 2, .q_heads = 8, .kv_heads = 2, .head_dim = 64, .num_blocks = num_blocks,
+          .block_size = block_size, .dtype = dtype};
 }
 
 // block size, sequence length, shuffled pool, dtype
