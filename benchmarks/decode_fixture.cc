@@ -53,7 +53,9 @@ double encode_tolerance(DType t, double x, double row_max) {
     case DType::kF32: return 0;
     case DType::kF16: return std::fabs(x) * 0x1p-11 + 0x1p-25;
     case DType::kBF16: return std::fabs(x) * 0x1p-8;
-    case DType::kI8: return row_max / 127.0 * 0.5 * (1 + 1e-5) + 1e-30;
+    // int8: the encoder's x * (1/scale) may round up to 127 * 2^-23 quanta the other way
+    // (kernels/codecs.h): 3e-5 of half a quantum, plus the fp32 rounding of the scale.
+    case DType::kI8: return row_max / 127.0 * 0.5 * (1 + 5e-5) + 1e-30;
     case DType::kI4: return row_max / 7.0 * 0.5 * (1 + 1e-5) + 1e-30;
     // FP8 rows are scaled so max |x| maps to the format max: half an ulp (3 or 2 mantissa
     // bits) relative, or half the smallest subnormal step of the scaled format.
@@ -88,7 +90,7 @@ DecodeFixture::DecodeFixture(const Topology& topo, const DecodeConfig& config,
                              std::int64_t llc_bytes, const std::vector<std::string>& counter_events,
                              int validate_layers, bool inject_fault,
                              std::shared_ptr<ThreadPool> pool)
-    : config_(config) {
+    : config_(config), inject_fault_(inject_fault) {
   pool_ = pool ? std::move(pool)
                : std::make_shared<ThreadPool>(topo, config.threads, parse_pin_policy(config.pin));
   pu_list_ = pool_->pu_list();
@@ -158,6 +160,7 @@ ParallelDecode::Mode mode_of(Family f) {
   switch (f) {
     case Family::kAttention: return ParallelDecode::Mode::kAttention;
     case Family::kAppend: return ParallelDecode::Mode::kAppend;
+    case Family::kAppendMemcpy: return ParallelDecode::Mode::kAppendMemcpy;
     default: return ParallelDecode::Mode::kStep;
   }
 }
@@ -262,6 +265,9 @@ const Validation& DecodeFixture::validation(Family family) {
       const Validation& own = family == Family::kPrefillCopy
                                   ? (prefill_validation_ ? *prefill_validation_
                                                          : (validate_prefill(), *prefill_validation_))
+                              : family == Family::kAppendMemcpy
+                                  ? (memcpy_validation_ ? *memcpy_validation_
+                                                        : (validate_append_memcpy(), *memcpy_validation_))
                                   : validation_;
       const Validation& other = child_->validation(family);
       Validation v;
@@ -272,6 +278,10 @@ const Validation& DecodeFixture::validation(Family family) {
       it = combined_.emplace(family, v).first;
     }
     return it->second;
+  }
+  if (family == Family::kAppendMemcpy) {
+    if (!memcpy_validation_) validate_append_memcpy();
+    return *memcpy_validation_;
   }
   if (family != Family::kPrefillCopy) return validation_;
   if (!prefill_validation_) validate_prefill();
@@ -339,27 +349,80 @@ void DecodeFixture::validate(int validate_layers, bool inject_fault) {
       validation_.detail = "attention of layer " + std::to_string(layer) +
                            " differs from the double reference by " + std::to_string(rel);
     }
-    // The appended token must decode back to what was appended.
-    const std::int64_t pos = decode_->append_position();
-    for (std::int32_t h = 0; h < shape.kv_heads; ++h) {
-      for (KV kv : {KV::kKey, KV::kValue}) {
-        const float* src = (kv == KV::kKey ? decode_->new_key() : decode_->new_value()) +
-                           static_cast<std::size_t>(h) * shape.head_dim;
-        double row_max = 0;
-        for (std::int32_t d = 0; d < shape.head_dim; ++d) row_max = std::max(row_max, std::fabs(double{src[d]}));
-        for (std::int32_t d = 0; d < shape.head_dim; ++d) {
-          const double got = decode_element(view, layer, kv, h, pos, d);
-          if (!(std::fabs(got - src[d]) <= encode_tolerance(shape.dtype, src[d], row_max))) {
-            validation_.valid = false;
-            validation_.detail = "appended row (layer " + std::to_string(layer) + ", head " +
-                                 std::to_string(h) + ", position " + std::to_string(pos) +
-                                 ") does not decode to the appended values";
-            break;
-          }
+    check_appended_rows(layer, &validation_);
+  }
+}
+
+void DecodeFixture::check_appended_rows(std::int32_t layer, Validation* v) const {
+  // The appended token must decode back to what was appended.
+  const CacheShape& shape = geometry_.shape();
+  const CacheView view = this->view();
+  const std::int64_t pos = decode_->append_position();
+  for (std::int32_t h = 0; h < shape.kv_heads; ++h) {
+    for (KV kv : {KV::kKey, KV::kValue}) {
+      const float* src = (kv == KV::kKey ? decode_->new_key() : decode_->new_value()) +
+                         static_cast<std::size_t>(h) * shape.head_dim;
+      double row_max = 0;
+      for (std::int32_t d = 0; d < shape.head_dim; ++d) row_max = std::max(row_max, std::fabs(double{src[d]}));
+      for (std::int32_t d = 0; d < shape.head_dim; ++d) {
+        const double got = decode_element(view, layer, kv, h, pos, d);
+        if (!(std::fabs(got - src[d]) <= encode_tolerance(shape.dtype, src[d], row_max))) {
+          v->valid = false;
+          v->detail = "appended row (layer " + std::to_string(layer) + ", head " +
+                      std::to_string(h) + ", position " + std::to_string(pos) +
+                      ") does not decode to the appended values";
+          return;
         }
       }
     }
   }
+}
+
+void DecodeFixture::validate_append_memcpy() {
+  // The reference must store exactly the append's bytes: snapshot what append wrote at the
+  // checked layers, clear it, memcpy, compare; then the rows must decode like an append's.
+  const CacheShape& shape = geometry_.shape();
+  const CacheView view = this->view();
+  const std::int64_t pos = decode_->append_position();
+  const std::int64_t rb = dtype_row_bytes(shape.dtype, shape.head_dim);
+  const bool scaled = dtype_has_row_scale(shape.dtype);
+  auto* base = static_cast<unsigned char*>(view.data);
+  decode_->run(ParallelDecode::Mode::kAppend, 1);
+  std::vector<unsigned char> rows;
+  std::vector<float> scales;
+  for (std::int32_t layer : checked_layers_)
+    for (KV kv : {KV::kKey, KV::kValue})
+      for (std::int32_t h = 0; h < shape.kv_heads; ++h) {
+        unsigned char* row = base + geometry_.byte_offset(layer, kv, h, pos);
+        rows.insert(rows.end(), row, row + rb);
+        std::memset(row, 0x5a, static_cast<std::size_t>(rb));
+        if (scaled) {
+          float& sc = view.scales[geometry_.scale_index(layer, kv, h, pos)];
+          scales.push_back(sc);
+          sc = -1.0f;
+        }
+      }
+  decode_->run(ParallelDecode::Mode::kAppendMemcpy, 1);
+  if (inject_fault_ && !rows.empty()) rows[0] ^= 1;  // self-test: the comparison must fail
+  Validation v{true, 0, ""};
+  std::size_t r = 0;
+  for (std::int32_t layer : checked_layers_)
+    for (KV kv : {KV::kKey, KV::kValue})
+      for (std::int32_t h = 0; h < shape.kv_heads; ++h, ++r) {
+        const unsigned char* row = base + geometry_.byte_offset(layer, kv, h, pos);
+        const bool same_scale =
+            !scaled || view.scales[geometry_.scale_index(layer, kv, h, pos)] == scales[r];
+        if (v.valid && (std::memcmp(row, &rows[r * static_cast<std::size_t>(rb)],
+                                    static_cast<std::size_t>(rb)) != 0 || !same_scale)) {
+          v.valid = false;
+          v.detail = "append_memcpy row (layer " + std::to_string(layer) + ", head " +
+                     std::to_string(h) + ") differs from the row append writes";
+        }
+      }
+  for (std::int32_t layer : checked_layers_) {
+    if (v.valid) check_appended_rows(layer, &v);
+  }
+  memcpy_validation_ = v;
 }
 
 const std::vector<CounterReading>& DecodeFixture::counter_readings(Family family) {

@@ -48,7 +48,8 @@ class DecodeFixture {
   void run(Family family, CounterSet* counters = nullptr);
 
   Cost cost(Family family) const;
-  // Validity of `family`: the decode validation, plus (prefill_copy) the copied rows check.
+  // Validity of `family`: the decode validation, plus (prefill_copy) the copied rows check, or
+  // (append_memcpy) its rows byte-identical to the append's.
   const Validation& validation(Family family);
   const Validation& validation() const noexcept { return validation_; }
   const std::string& pu_list() const noexcept { return pu_list_; }
@@ -77,10 +78,14 @@ class DecodeFixture {
   void validate(int validate_layers, bool inject_fault);
   void run_prefill(CounterSet* counters);
   void validate_prefill();
+  void validate_append_memcpy();
+  // Fails *v if layer's appended rows do not decode to the new token.
+  void check_appended_rows(std::int32_t layer, Validation* v) const;
   CacheView view() const;
   void stream(const Buffer& buffer);
 
   DecodeConfig config_;
+  bool inject_fault_ = false;
   std::shared_ptr<ThreadPool> pool_;
   std::unique_ptr<DecodeFixture> child_;  // hybrid: the global layers
   std::map<Family, Validation> combined_;  // hybrid: both parts' validation
@@ -95,6 +100,7 @@ class DecodeFixture {
   std::vector<float> prefill_k_, prefill_v_;  // [kv_head][tokens][head_dim] fp32 sources
   std::vector<std::int32_t> checked_layers_;
   std::optional<Validation> prefill_validation_;
+  std::optional<Validation> memcpy_validation_;
   std::string pu_list_;
   double fill_seconds_ = 0, validation_seconds_ = 0;
   volatile std::uint64_t sink_ = 0;

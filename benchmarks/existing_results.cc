@@ -36,6 +36,9 @@ ExistingResults read_existing_results(const std::string& path, int repetitions, 
           out.read_ceiling[group + "|" + ws_level] = std::stod(gbps);
           has_read.insert(group);
         }
+        if (benchmark == "ceiling_copy" && !gbps.empty()) {
+          out.copy_ceiling[group + "|" + ws_level] = std::stod(gbps);
+        }
         if (benchmark == "ceiling_fma") has_fma.insert(group);
         continue;
       }

@@ -1,5 +1,5 @@
 // What an existing results CSV already holds, for --resume: configurations whose rows are
-// complete, and the read ceilings measured by the run that wrote them.
+// complete, and the read and copy ceilings measured by the run that wrote them.
 #pragma once
 #include <map>
 #include <set>
@@ -11,6 +11,7 @@ struct ExistingResults {
   std::set<std::string> complete;              // config_key() of complete configurations
   std::set<std::string> ceiling_groups;        // ceiling_group_key() with a complete ceiling set
   std::map<std::string, double> read_ceiling;  // "threads|pin|level" -> GB/s
+  std::map<std::string, double> copy_ceiling;  // likewise, ceiling_copy
 };
 
 // Reads `path` (columns by name). A configuration is complete when it has `repetitions`

@@ -46,6 +46,11 @@ namespace {
 // Decode-type benchmarks produce a token per unit (tokens_per_s) and work on the KV cache.
 bool decode_type(Family f) { return f == Family::kDecodeStep || f == Family::kAttention; }
 
+// Families whose traffic is a copy: fp32 rows read, cache rows written.
+bool writes_cache(Family f) {
+  return f == Family::kAppend || f == Family::kAppendMemcpy || f == Family::kPrefillCopy;
+}
+
 // Each variant family sweeps its own axes; the others run once per configuration.
 std::vector<VariantParams> variant_points(Family f, const RunSettings& s) {
   std::vector<VariantParams> points;
@@ -123,6 +128,7 @@ struct RunState {
   std::map<std::string, std::size_t> entry_by_name;
   std::vector<std::string> counter_events;
   std::map<std::string, double> read_ceiling;  // threads|pin|level
+  std::map<std::string, double> copy_ceiling;  // threads|pin|level
   Placement placement;
   CsvWriter* writer = nullptr;
   std::unique_ptr<Progress> progress;
@@ -299,10 +305,14 @@ struct RunState {
             ? "DRAM"
             : ws_level_for(resident, topo->cache_bytes_for(1, pus), topo->cache_bytes_for(2, pus),
                            topo->llc_bytes_for(pus));
+    // Write families (read + write traffic) are held against the copy ceiling, which counts
+    // both the same way; the rest against the read ceiling.
+    const std::map<std::string, double>& ceilings =
+        writes_cache(e.family) ? copy_ceiling : read_ceiling;
     std::optional<double> ceiling;
-    if (const auto c_it = read_ceiling.find(
+    if (const auto c_it = ceilings.find(
             ceiling_group_key(one_thread ? 1 : c.threads, c.pin) + "|" + level);
-        c_it != read_ceiling.end()) {
+        c_it != ceilings.end()) {
       ceiling = c_it->second;
     }
     const Validation& v = validation_of(index);
@@ -402,7 +412,8 @@ std::string benchmark_name(const DecodeConfig& c, Family f, const VariantParams&
 void measure_ceilings(const Topology& topo, int threads, const std::string& pin,
                       const RunSettings& settings, const RunMetadata& meta,
                       const Placement& placement, const std::vector<std::string>& events,
-                      CsvWriter* writer, std::map<std::string, double>* read_ceiling) {
+                      CsvWriter* writer, std::map<std::string, double>* read_ceiling,
+                      std::map<std::string, double>* copy_ceiling) {
   ThreadPool pool(topo, threads, parse_pin_policy(pin));
   CeilingOptions opt;
   opt.placement = placement;
@@ -426,6 +437,9 @@ void measure_ceilings(const Topology& topo, int threads, const std::string& pin,
   for (const CeilingResult& r : results) {
     if (r.kind == CeilingKind::kRead) {
       (*read_ceiling)[ceiling_group_key(threads, pin) + "|" + r.level] = r.gbps;
+    }
+    if (r.kind == CeilingKind::kCopy) {
+      (*copy_ceiling)[ceiling_group_key(threads, pin) + "|" + r.level] = r.gbps;
     }
   }
   for (const CeilingResult& r : results) {
@@ -721,11 +735,14 @@ int run_main(const std::vector<std::string>& raw_args) {
       for (const auto& [key, gbps] : existing.read_ceiling) {
         if (key.rfind(ceiling_group_key(threads, pin) + "|", 0) == 0) state.read_ceiling[key] = gbps;
       }
+      for (const auto& [key, gbps] : existing.copy_ceiling) {
+        if (key.rfind(ceiling_group_key(threads, pin) + "|", 0) == 0) state.copy_ceiling[key] = gbps;
+      }
       continue;
     }
     if (settings.ceilings != CeilingSet::kNone) {
       measure_ceilings(*topo, threads, pin, settings, meta, placement, events, &writer,
-                       &state.read_ceiling);
+                       &state.read_ceiling, &state.copy_ceiling);
     }
   }
 

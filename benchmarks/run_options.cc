@@ -23,6 +23,7 @@ const char* family_name(Family f) noexcept {
     case Family::kCacheClone: return "cache_clone";
     case Family::kMemcpySameBytes: return "memcpy_same_bytes";
     case Family::kRecomputeDecode: return "recompute_decode";
+    case Family::kAppendMemcpy: return "append_memcpy";
   }
   return "?";
 }
@@ -36,7 +37,8 @@ po::options_description run_options() {
       ("cache-state", po::value<std::string>()->default_value("warm"),
        "warm, cold (LLC flushed between steps), weights (layer weights streamed between steps)")
       ("benchmarks", po::value<std::string>()->default_value("decode_step"),
-       "decode_step, attention, append, prefill_copy (bulk write of all context tokens), "
+       "decode_step, attention, append (adds append_memcpy), prefill_copy (bulk write of all "
+       "context tokens), "
        "paged_attention, batched_attention, chunked_attention, cache_repack, cache_grow, "
        "cache_clone (each cache_* adds memcpy_same_bytes), recompute_decode")
       ("block-size", po::value<std::string>()->default_value("16"),
@@ -110,6 +112,12 @@ RunSettings run_settings_from(const po::variables_map& vm,
       for (Family f : kAllFamilies) names += std::string(names.empty() ? "" : ", ") + family_name(f);
       throw UsageError("bad value '" + name + "' for --benchmarks: expected one of " + names);
     }
+  }
+  // append is read against a memcpy of its bytes to its addresses, measured right after it.
+  if (const auto a = std::find(s.families.begin(), s.families.end(), Family::kAppend);
+      a != s.families.end() &&
+      std::find(s.families.begin(), s.families.end(), Family::kAppendMemcpy) == s.families.end()) {
+    s.families.insert(a + 1, Family::kAppendMemcpy);
   }
   // The cache-management rows are read against a plain memcpy of the same bytes, same run.
   for (Family f : {Family::kCacheRepack, Family::kCacheGrow, Family::kCacheClone}) {

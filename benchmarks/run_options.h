@@ -11,6 +11,7 @@ namespace kvb {
 
 enum class Family {
   kDecodeStep, kAttention, kAppend, kPrefillCopy,
+  kAppendMemcpy,  // append's reference: memcpy of its bytes to its addresses (added with append)
   // KV-cache variants (benchmarks/variant_runner.h)
   kPagedAttention, kBatchedAttention, kChunkedAttention, kCacheRepack, kCacheGrow, kCacheClone,
   kMemcpySameBytes, kRecomputeDecode,
@@ -19,10 +20,11 @@ inline constexpr Family kAllFamilies[] = {
     Family::kDecodeStep,       Family::kAttention,        Family::kAppend,
     Family::kPrefillCopy,      Family::kPagedAttention,   Family::kBatchedAttention,
     Family::kChunkedAttention, Family::kCacheRepack,      Family::kCacheGrow,
-    Family::kCacheClone,       Family::kMemcpySameBytes,  Family::kRecomputeDecode};
+    Family::kCacheClone,       Family::kMemcpySameBytes,  Family::kRecomputeDecode,
+    Family::kAppendMemcpy};
 // CSV `benchmark`: decode_step, attention, append, prefill_copy, paged_attention,
 // batched_attention, chunked_attention, cache_repack, cache_grow, cache_clone,
-// memcpy_same_bytes, recompute_decode.
+// memcpy_same_bytes, recompute_decode, append_memcpy.
 const char* family_name(Family f) noexcept;
 
 enum class CeilingSet { kNone, kRead, kAll };

@@ -26,6 +26,7 @@ bool is_variant_family(Family f) noexcept {
     case Family::kDecodeStep:
     case Family::kAttention:
     case Family::kAppend:
+    case Family::kAppendMemcpy:
     case Family::kPrefillCopy: return false;
     default: return true;
   }

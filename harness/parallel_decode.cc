@@ -73,13 +73,17 @@ struct ParallelDecode::Impl {
     std::unique_ptr<AlignedFloats> slab;           // partials: [parity][item]
     std::vector<AttentionPartial> parts[2];        // per item
     std::vector<std::int32_t> merge_heads;         // heads this worker merges
-    Cost step_share, attention_share, append_share;  // cost-model shares fed to the SDEs
+    Cost step_share, attention_share, append_share, memcpy_share;  // cost-model shares fed to the SDEs
   };
   std::vector<Worker> workers;
   std::vector<std::vector<AttentionPartial>> head_parts[2];  // per head, in position order
   int append_worker = 0;
 
   std::unique_ptr<AlignedFloats> queries, outputs, new_k, new_v;
+  // The new token encoded to the cache dtype ([K|V][kv_head] rows and scales): the source of
+  // the append_memcpy reference.
+  std::vector<unsigned char> token_rows;
+  std::vector<float> token_scales;
   std::atomic<int> failure{0};
 
   void fail(Status s) noexcept {
@@ -110,11 +114,40 @@ struct ParallelDecode::Impl {
     if (!ok(s)) fail(s);
   }
 
+  void memcpy_token(int layer) noexcept {
+    const CacheGeometry& geo = *cache.geometry;
+    const std::int64_t rb = dtype_row_bytes(shape.dtype, d);
+    auto* base = static_cast<unsigned char*>(cache.data);
+    for (KV kv : {KV::kKey, KV::kValue})
+      for (std::int32_t h = 0; h < H; ++h) {
+        const std::size_t i = static_cast<std::size_t>(static_cast<int>(kv) * H + h);
+        std::memcpy(base + geo.byte_offset(layer, kv, h, context - 1), &token_rows[i * static_cast<std::size_t>(rb)],
+                    static_cast<std::size_t>(rb));
+        if (!token_scales.empty()) cache.scales[geo.scale_index(layer, kv, h, context - 1)] = token_scales[i];
+      }
+  }
+
+  void encode_token() {
+    const std::int64_t rb = dtype_row_bytes(shape.dtype, d);
+    token_rows.assign(static_cast<std::size_t>(2 * H * rb), 0);
+    token_scales.assign(dtype_has_row_scale(shape.dtype) ? static_cast<std::size_t>(2 * H) : 0, 0.0f);
+    for (KV kv : {KV::kKey, KV::kValue}) {
+      const std::size_t i = static_cast<std::size_t>(static_cast<int>(kv) * H);
+      encode_rows(kv == KV::kKey ? new_k->p : new_v->p, d, &token_rows[i * static_cast<std::size_t>(rb)], d, H, d,
+                  shape.dtype, token_scales.empty() ? nullptr : &token_scales[i], false);
+    }
+  }
+
   void run_worker(int w, Mode mode, std::int64_t steps) noexcept {
     const Worker& me = workers[static_cast<std::size_t>(w)];
     if (mode == Mode::kAppend) {
       for (std::int64_t s = 0; s < steps; ++s)
         for (int l = w; l < L; l += T) append(l);
+      return;
+    }
+    if (mode == Mode::kAppendMemcpy) {
+      for (std::int64_t s = 0; s < steps; ++s)
+        for (int l = w; l < L; l += T) memcpy_token(l);
       return;
     }
     const bool appends = mode == Mode::kStep;
@@ -190,6 +223,7 @@ ParallelDecode::ParallelDecode(ThreadPool& pool, const CacheView& cache, std::in
     if (w == m.append_worker) wk.step_share += append_cost(m.shape) * m.L;
     const std::int64_t layers_owned = w < m.L ? (m.L - w + m.T - 1) / m.T : 0;
     wk.append_share = append_cost(m.shape) * layers_owned;
+    wk.memcpy_share = append_memcpy_cost(m.shape) * layers_owned;
   }
   // Merge each head on a worker that computed a piece of it (its last piece), spreading heads.
   for (std::int32_t h = 0; h < m.H; ++h) {
@@ -251,6 +285,7 @@ void ParallelDecode::place_and_fill(std::uint64_t seed) {
     m.new_k->p[i] = uniform(s2 + 1, static_cast<std::uint64_t>(i));
     m.new_v->p[i] = uniform(s2 + 2, static_cast<std::uint64_t>(i));
   }
+  m.encode_token();
 }
 
 void ParallelDecode::run(Mode mode, std::int64_t steps, CounterSet* counters) {
@@ -262,7 +297,10 @@ void ParallelDecode::run(Mode mode, std::int64_t steps, CounterSet* counters) {
     if (counters) counters->start(w);
     m.run_worker(w, mode, steps);
     const Impl::Worker& me = m.workers[static_cast<std::size_t>(w)];
-    const Cost share = mode == Mode::kStep ? me.step_share : mode == Mode::kAttention ? me.attention_share : me.append_share;
+    const Cost share = mode == Mode::kStep ? me.step_share
+                       : mode == Mode::kAttention ? me.attention_share
+                       : mode == Mode::kAppend ? me.append_share
+                                               : me.memcpy_share;
     sde_count(share * steps);
     if ((mode == Mode::kStep && w == m.append_worker) || (mode == Mode::kAppend && w == 0)) sde_count_tokens(steps);
     if (counters) counters->stop(w);
@@ -281,6 +319,7 @@ Cost ParallelDecode::cost(Mode mode) const {
     case Mode::kStep: return decode_step_cost(m.shape, m.context);
     case Mode::kAttention: return attention_cost(m.shape, m.context) * m.L;
     case Mode::kAppend: return append_cost(m.shape) * m.L;
+    case Mode::kAppendMemcpy: return append_memcpy_cost(m.shape) * m.L;
   }
   return {};
 }

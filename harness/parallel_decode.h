@@ -11,7 +11,9 @@
 // last phase of step s). The append rewrites position context-1 every step (steady state), and
 // attention covers [0, context), the new token included.
 // Modes: attention alone (same schedule without appends); append alone (layer l appended by
-// worker l mod threads, no barriers inside the run).
+// worker l mod threads, no barriers inside the run); append_memcpy: the append's reference, a
+// plain memcpy of the bytes the append writes (the new token's rows, encoded once untimed, and
+// their scales) to the same addresses, distributed over the workers like append.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -37,7 +39,8 @@ std::vector<std::vector<WorkItem>> partition_decode(std::int32_t kv_heads, std::
 
 class ParallelDecode {
  public:
-  enum class Mode { kStep, kAttention, kAppend };  // full step, attention+merge only, append only
+  // full step, attention+merge only, append only, memcpy of the append's bytes
+  enum class Mode { kStep, kAttention, kAppend, kAppendMemcpy };
 
   // `cache` must hold >= context positions. Queries, new K/V rows and outputs are owned by the
   // executor (queries[L][q_heads][head_dim], outputs likewise). Throws HarnessError on bad shape.

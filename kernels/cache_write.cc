@@ -20,19 +20,20 @@ Status check_write(const CacheView& cache, std::int32_t layer, const float* k,
   return Status::kOk;
 }
 
-// Writes one fp32 row per KV head (src + h * head_dim) at `slot`.
+// Writes one fp32 row per KV head (src + h * head_dim) at `slot`: one encoder call for all heads,
+// whose rows (and scales) lie a head stride apart in both layouts.
 void write_slot(const CacheView& cache, std::int32_t layer, std::int64_t slot, KV kv,
                 const float* src) noexcept {
   const CacheGeometry& geo = *cache.geometry;
   const CacheShape& s = geo.shape();
-  auto* base = static_cast<unsigned char*>(cache.data);
-  for (std::int32_t h = 0; h < s.kv_heads; ++h) {
-    float* scale = dtype_has_row_scale(s.dtype) ? cache.scales + geo.scale_index(layer, kv, h, slot)
-                                                : nullptr;
-    encode_rows(src + std::int64_t{h} * s.head_dim, s.head_dim,
-                base + geo.byte_offset(layer, kv, h, slot), geo.position_stride(), 1, s.head_dim,
-                s.dtype, scale, /*stream=*/false);
-  }
+  const bool scaled = dtype_has_row_scale(s.dtype);
+  float* scales = scaled ? cache.scales + geo.scale_index(layer, kv, 0, slot) : nullptr;
+  const std::int64_t scale_stride =
+      scaled && s.kv_heads > 1 ? geo.scale_index(layer, kv, 1, slot) - geo.scale_index(layer, kv, 0, slot)
+                               : 1;
+  encode_rows(src, s.head_dim, static_cast<unsigned char*>(cache.data) + geo.byte_offset(layer, kv, 0, slot),
+              geo.head_stride(), s.kv_heads, s.head_dim, s.dtype, scales, scale_stride,
+              /*stream=*/false);
 }
 
 // One token's rows lie a whole head span apart, so every row store misses, and a store miss

@@ -10,8 +10,14 @@ float f16_to_f32(std::uint16_t h) noexcept;
 std::uint16_t f32_to_bf16(float f) noexcept;  // round to nearest even; NaN kept NaN (quiet)
 float bf16_to_f32(std::uint16_t b) noexcept;
 
+// The row codecs (int8, fp8, int4) quantise x * inv with inv = 1.0f / scale rounded to fp32
+// once per row: a multiply per element instead of a division (4-10x cheaper in SIMD). x * inv
+// is within 2 ulp of x / scale, so a value that close to a rounding boundary may take the
+// neighbouring code: the error bound grows by |x / scale| * 2^-23 quanta (<= 1.6e-5 for int8).
+// Decoding is unchanged: code * scale.
+//
 // Symmetric int8: scale = max|x| / 127 (0 for an all-zero row, which decodes to zeros);
-// q = round_to_nearest_even(x / scale) clamped to [-127, 127].
+// q = round_to_nearest_even(x * inv) clamped to [-127, 127].
 float int8_row_scale(const float* x, std::int32_t n) noexcept;
 void encode_int8_row(const float* x, std::int32_t n, float scale, std::int8_t* out) noexcept;
 
@@ -35,7 +41,7 @@ void encode_fp8_e5m2_row(const float* x, std::int32_t n, float scale, std::uint8
 
 // Symmetric int4, two's-complement nibbles, two per byte: element 2i in the low nibble of byte
 // i, element 2i+1 in the high nibble. scale = max|x| / 7 (0 for an all-zero row);
-// q = round_to_nearest_even(x / scale) clamped to [-7, 7] (-8 is never written; a NaN element
+// q = round_to_nearest_even(x * inv) clamped to [-7, 7] (-8 is never written; a NaN element
 // encodes as 0). n must be even (the cache guarantees it); writes n / 2 bytes.
 float int4_row_scale(const float* x, std::int32_t n) noexcept;
 void encode_int4_row(const float* x, std::int32_t n, float scale, std::uint8_t* out) noexcept;

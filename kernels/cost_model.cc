@@ -21,6 +21,13 @@ Cost attention_cost(const CacheShape& s, std::int64_t context) noexcept {
 
 Cost append_cost(const CacheShape& s) noexcept { return prefill_copy_cost(s, 1); }
 
+Cost append_memcpy_cost(const CacheShape& s) noexcept {
+  Cost c;
+  c.bytes_written = append_cost(s).bytes_written;
+  c.bytes_read = c.bytes_written;
+  return c;
+}
+
 Cost prefill_copy_cost(const CacheShape& s, std::int64_t tokens) noexcept {
   const std::int64_t rows = 2 * std::int64_t{s.kv_heads} * tokens;
   Cost c;

@@ -35,6 +35,9 @@ inline constexpr std::int64_t kSoftmaxFlopsPerScore = 4;
 Cost attention_cost(const CacheShape& shape, std::int64_t context) noexcept;
 // One-token append of K and V for all KV heads of ONE layer (fp32 in, dtype out).
 Cost append_cost(const CacheShape& shape) noexcept;
+// The append's memcpy reference for ONE layer: the append's encoded bytes (rows + scales)
+// copied into place, so bytes read = bytes written = append_cost(shape).bytes_written.
+Cost append_memcpy_cost(const CacheShape& shape) noexcept;
 // Prefill bulk copy of `tokens` positions for ONE layer.
 Cost prefill_copy_cost(const CacheShape& shape, std::int64_t tokens) noexcept;
 // One decode step over all layers: append one token then attend over `context` positions

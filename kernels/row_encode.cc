@@ -44,6 +44,29 @@ HWY_INLINE bool Aligned(D d, const void* p) {
   return reinterpret_cast<std::uintptr_t>(p) % (hn::Lanes(d) * sizeof(hn::TFromD<D>)) == 0;
 }
 
+// max |x| over a row as the scalar row scales compute it (std::fmax: NaN elements are skipped;
+// max is exact, so the order of the reduction does not matter). Two accumulators hide the
+// latency of the select + max chain.
+HWY_INLINE float RowMaxAbs(const float* s, std::int64_t d) {
+  const hn::ScalableTag<float> df;
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
+  auto m0 = hn::Zero(df), m1 = hn::Zero(df);
+  std::int64_t j = 0;
+  for (; j + 2 * N <= d; j += 2 * N) {
+    const auto a0 = hn::Abs(hn::LoadU(df, s + j));
+    const auto a1 = hn::Abs(hn::LoadU(df, s + j + N));
+    m0 = hn::IfThenElse(hn::IsNaN(a0), m0, hn::Max(m0, a0));
+    m1 = hn::IfThenElse(hn::IsNaN(a1), m1, hn::Max(m1, a1));
+  }
+  for (; j + N <= d; j += N) {
+    const auto a = hn::Abs(hn::LoadU(df, s + j));
+    m0 = hn::IfThenElse(hn::IsNaN(a), m0, hn::Max(m0, a));
+  }
+  float max_abs = hn::GetLane(hn::MaxOfLanes(df, hn::Max(m0, m1)));
+  for (; j < d; ++j) max_abs = std::fmax(max_abs, std::fabs(s[j]));
+  return max_abs;
+}
+
 void EncodeRowsF32(const float* src, std::int64_t src_stride, float* dst, std::int64_t dst_stride,
                    std::int64_t rows, std::int32_t d, bool stream) {
   const hn::ScalableTag<float> df;
@@ -110,7 +133,7 @@ void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* ds
 
 void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,
                   std::int64_t dst_stride, std::int64_t rows, std::int32_t d, float* scales,
-                  bool stream) {
+                  std::int64_t scale_stride, bool stream) {
   const hn::ScalableTag<float> df;
   const hn::Rebind<std::int8_t, decltype(df)> di8;
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
@@ -118,25 +141,17 @@ void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
     std::int8_t* o = dst + r * dst_stride;
-    // max |x| as int8_row_scale computes it (fmax: a NaN element is skipped), then / 127.
-    auto vmax = hn::Zero(df);
-    for (std::int64_t j = 0; j < j0; j += N) {
-      const auto a = hn::Abs(hn::LoadU(df, s + j));
-      vmax = hn::IfThenElse(hn::IsNaN(a), vmax, hn::Max(vmax, a));
-    }
-    float max_abs = hn::GetLane(hn::MaxOfLanes(df, vmax));
-    for (std::int64_t j = j0; j < d; ++j) max_abs = std::fmax(max_abs, std::fabs(s[j]));
-    const float scale = max_abs / 127.0f;
-    scales[r] = scale;
+    const float scale = RowMaxAbs(s, d) / 127.0f;  // int8_row_scale
+    scales[r * scale_stride] = scale;
     if (scale == 0.0f) {
       std::memset(o, 0, static_cast<std::size_t>(d));
       continue;
     }
     const bool nt = stream && Aligned(di8, o);
-    const auto vscale = hn::Set(df, scale);
+    const auto vinv = hn::Set(df, 1.0f / scale);
     const auto lo = hn::Set(df, -127.0f), hi = hn::Set(df, 127.0f);
     for (std::int64_t j = 0; j < j0; j += N) {
-      const auto q = hn::Min(hi, hn::Max(lo, hn::Div(hn::LoadU(df, s + j), vscale)));
+      const auto q = hn::Min(hi, hn::Max(lo, hn::Mul(hn::LoadU(df, s + j), vinv)));
       Put(di8, hn::DemoteTo(di8, hn::NearestInt(q)), o + j, nt);
     }
     if (j0 < d) encode_int8_row(s + j0, static_cast<std::int32_t>(d - j0), scale, o + j0);
@@ -144,18 +159,19 @@ void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,
 }
 
 // int4: the row scale and the quantisation as int4_row_scale / encode_int4_row compute them
-// (fmax skips NaN; q = nearest-even(x / scale) clamped to [-7, 7]; NaN -> 0), then each pair of
+// (fmax skips NaN; q = nearest-even(x * inv) clamped to [-7, 7]; NaN -> 0), then each pair of
 // int8 lanes (even, odd) becomes one byte (even in the low nibble). dst_stride is in elements.
 void EncodeRowsI4(const float* src, std::int64_t src_stride, std::uint8_t* dst,
-                  std::int64_t dst_stride, std::int64_t rows, std::int32_t d, float* scales) {
+                  std::int64_t dst_stride, std::int64_t rows, std::int32_t d, float* scales,
+                  std::int64_t scale_stride) {
   const hn::ScalableTag<float> df;
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   std::int64_t j0 = 0;
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
     std::uint8_t* o = dst + r * dst_stride / 2;
-    const float scale = int4_row_scale(s, d);
-    scales[r] = scale;
+    const float scale = RowMaxAbs(s, d) / 7.0f;  // int4_row_scale
+    scales[r * scale_stride] = scale;
     if (scale == 0.0f) {
       std::memset(o, 0, static_cast<std::size_t>(d / 2));
       continue;
@@ -165,10 +181,10 @@ void EncodeRowsI4(const float* src, std::int64_t src_stride, std::uint8_t* dst,
       const hn::Repartition<std::int16_t, decltype(di8)> di16;  // Lanes / 2: one per output byte
       const hn::Rebind<std::uint8_t, decltype(di16)> du8;
       j0 = d / N * N;
-      const auto vscale = hn::Set(df, scale);
+      const auto vinv = hn::Set(df, 1.0f / scale);
       const auto lo = hn::Set(df, -7.0f), hi = hn::Set(df, 7.0f);
       for (std::int64_t j = 0; j < j0; j += N) {
-        auto y = hn::Div(hn::LoadU(df, s + j), vscale);
+        auto y = hn::Mul(hn::LoadU(df, s + j), vinv);
         y = hn::IfThenZeroElse(hn::IsNaN(y), hn::Min(hi, hn::Max(lo, y)));
         const auto q8 = hn::DemoteTo(di8, hn::NearestInt(y));
         const auto u = hn::BitCast(di16, q8);  // (odd << 8) | (even & 0xFF)
@@ -181,7 +197,7 @@ void EncodeRowsI4(const float* src, std::int64_t src_stride, std::uint8_t* dst,
   }
 }
 
-// fp8 with M mantissa bits and exponent bias B: bit-for-bit f32_to_fp8_* of x / scale. Normal
+// fp8 with M mantissa bits and exponent bias B: bit-for-bit f32_to_fp8_* of x * inv. Normal
 // range: nearest-even rounding of the fp32 bits to M mantissa bits after rebiasing the exponent
 // (a mantissa carry rolls into the exponent, as the codes are monotonic); below the smallest
 // normal: nearest-even of |y| * 2^(M - emin) (exact power-of-two scaling, hardware rounding).
@@ -189,8 +205,9 @@ void EncodeRowsI4(const float* src, std::int64_t src_stride, std::uint8_t* dst,
 template <int M, int B, int kMaxCode, int kInfCode, int kNanCode>
 void EncodeRowsFp8(const float* src, std::int64_t src_stride, std::uint8_t* dst,
                    std::int64_t dst_stride, std::int64_t rows, std::int32_t d, float* scales,
-                   float (*row_scale)(const float*, std::int32_t),
-                   void (*encode_row)(const float*, std::int32_t, float, std::uint8_t*)) {
+                   std::int64_t scale_stride, float format_max,
+                   void (*encode_row)(const float*, std::int32_t, float, std::uint8_t*),
+                   bool stream) {
   const hn::ScalableTag<float> df;
   const hn::RebindToSigned<decltype(df)> di;
   const hn::Rebind<std::uint8_t, decltype(df)> du8;
@@ -208,15 +225,16 @@ void EncodeRowsFp8(const float* src, std::int64_t src_stride, std::uint8_t* dst,
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
     std::uint8_t* o = dst + r * dst_stride;
-    const float scale = row_scale(s, d);
-    scales[r] = scale;
+    const float scale = RowMaxAbs(s, d) / format_max;  // fp8_*_row_scale
+    scales[r * scale_stride] = scale;
     if (scale == 0.0f) {
       std::memset(o, 0, static_cast<std::size_t>(d));
       continue;
     }
-    const auto vscale = hn::Set(df, scale);
+    const bool nt = stream && Aligned(du8, o);
+    const auto vinv = hn::Set(df, 1.0f / scale);
     for (std::int64_t j = 0; j < j0; j += N) {
-      const auto y = hn::Div(hn::LoadU(df, s + j), vscale);
+      const auto y = hn::Mul(hn::LoadU(df, s + j), vinv);
       const auto a = hn::Abs(y);
       const auto bits = hn::Sub(hn::BitCast(di, a), rebias);
       const auto normal = hn::ShiftRight<kShift>(
@@ -227,14 +245,15 @@ void EncodeRowsFp8(const float* src, std::int64_t src_stride, std::uint8_t* dst,
       code = hn::IfThenElse(hn::RebindMask(di, hn::Eq(a, inf)), hn::Set(di, kInfCode), code);
       code = hn::IfThenElse(hn::RebindMask(di, hn::IsNaN(y)), hn::Set(di, kNanCode), code);
       const auto sign = hn::And(hn::ShiftRight<24>(hn::BitCast(di, y)), hn::Set(di, 0x80));
-      hn::StoreU(hn::DemoteTo(du8, hn::Or(code, sign)), du8, o + j);
+      Put(du8, hn::DemoteTo(du8, hn::Or(code, sign)), o + j, nt);
     }
     if (j0 < d) encode_row(s + j0, static_cast<std::int32_t>(d - j0), scale, o + j0);
   }
 }
 
 void EncodeRows(const float* src, std::int64_t src_stride, void* dst, std::int64_t dst_stride,
-                std::int64_t rows, std::int32_t d, DType dtype, float* scales, bool stream) {
+                std::int64_t rows, std::int32_t d, DType dtype, float* scales,
+                std::int64_t scale_stride, bool stream) {
   switch (dtype) {
     case DType::kF32:
       EncodeRowsF32(src, src_stride, static_cast<float*>(dst), dst_stride, rows, d, stream);
@@ -247,20 +266,21 @@ void EncodeRows(const float* src, std::int64_t src_stride, void* dst, std::int64
       break;
     case DType::kI8:
       EncodeRowsI8(src, src_stride, static_cast<std::int8_t*>(dst), dst_stride, rows, d, scales,
-                   stream);
+                   scale_stride, stream);
       break;
     case DType::kI4:
-      EncodeRowsI4(src, src_stride, static_cast<std::uint8_t*>(dst), dst_stride, rows, d, scales);
+      EncodeRowsI4(src, src_stride, static_cast<std::uint8_t*>(dst), dst_stride, rows, d, scales,
+                   scale_stride);
       break;
     case DType::kF8E4M3:
       EncodeRowsFp8<3, 7, 0x7E, 0x7E, 0x7F>(src, src_stride, static_cast<std::uint8_t*>(dst),
-                                             dst_stride, rows, d, scales, fp8_e4m3_row_scale,
-                                             encode_fp8_e4m3_row);
+                                             dst_stride, rows, d, scales, scale_stride, kFp8E4M3Max,
+                                             encode_fp8_e4m3_row, stream);
       break;
     case DType::kF8E5M2:
       EncodeRowsFp8<2, 15, 0x7B, 0x7C, 0x7E>(src, src_stride, static_cast<std::uint8_t*>(dst),
-                                              dst_stride, rows, d, scales, fp8_e5m2_row_scale,
-                                              encode_fp8_e5m2_row);
+                                              dst_stride, rows, d, scales, scale_stride, kFp8E5M2Max,
+                                              encode_fp8_e5m2_row, stream);
       break;
   }
   if (stream) hwy::FlushStream();
@@ -278,9 +298,15 @@ HWY_EXPORT(EncodeRows);
 
 void encode_rows(const float* src, std::int64_t src_stride, void* dst, std::int64_t dst_stride,
                  std::int64_t rows, std::int32_t head_dim, DType dtype, float* scales,
-                 bool stream) noexcept {
+                 std::int64_t scale_stride, bool stream) noexcept {
   HWY_DYNAMIC_DISPATCH(EncodeRows)(src, src_stride, dst, dst_stride, rows, head_dim, dtype, scales,
-                                   stream);
+                                   scale_stride, stream);
+}
+
+void encode_rows(const float* src, std::int64_t src_stride, void* dst, std::int64_t dst_stride,
+                 std::int64_t rows, std::int32_t head_dim, DType dtype, float* scales,
+                 bool stream) noexcept {
+  encode_rows(src, src_stride, dst, dst_stride, rows, head_dim, dtype, scales, 1, stream);
 }
 
 }  // namespace kvb

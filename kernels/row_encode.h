@@ -9,10 +9,14 @@ namespace kvb {
 
 // Encodes `rows` rows of `head_dim` fp32 values (source rows `src_stride` floats apart) into the
 // cache dtype at `dst` (destination rows `dst_stride` elements apart; even for int4). Dtypes with
-// a row scale store it at scales[r] (scales must then be non-null). With `stream`, vector-aligned
+// a row scale store it at scales[r * scale_stride] (scales must then be non-null): one call can
+// write one token's rows of every KV head (a head stride apart in both layouts). With `stream`, vector-aligned
 // chunks are written with non-temporal stores (bypassing the caches) and the stores are fenced
-// at the end. fp8 and int4 ignore `stream` (their writes are small: 1/4 and
-// 1/8 of the fp32 row).
+// at the end. int4 ignores `stream` (its vectors are 1/8 of a register, too narrow to stream).
+void encode_rows(const float* src, std::int64_t src_stride, void* dst, std::int64_t dst_stride,
+                 std::int64_t rows, std::int32_t head_dim, DType dtype, float* scales,
+                 std::int64_t scale_stride, bool stream) noexcept;
+// Consecutive rows: scale_stride 1.
 void encode_rows(const float* src, std::int64_t src_stride, void* dst, std::int64_t dst_stride,
                  std::int64_t rows, std::int32_t head_dim, DType dtype, float* scales,
                  bool stream) noexcept;

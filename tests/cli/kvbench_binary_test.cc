@@ -114,7 +114,8 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
     EXPECT_NE(std::find(csv.header.begin(), csv.header.end(), column), csv.header.end())
         << "missing column " << column;
   }
-  // 2 contexts x 2 dtypes x 4 families x (2 repetitions + mean, median, stddev, cv).
+  // 2 contexts x 2 dtypes x 5 families (append brings append_memcpy) x (2 repetitions + mean,
+  // median, stddev, cv).
   std::map<std::string, int> per_aggregate;
   int decode_rows = 0, ceiling_rows = 0;
   std::set<std::string> run_ids;
@@ -133,7 +134,11 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
     if (row.at("aggregate") == "none" || row.at("aggregate") == "mean") {
       EXPECT_GT(std::stod(row.at("gbps")), 0);
       EXPECT_GT(std::stod(row.at("ns_per_step")), 0);
-      EXPECT_FALSE(row.at("ceiling_gbps").empty());
+      // Write rows are held against the copy ceiling, which ci-smoke (read ceilings only) does
+      // not measure: empty, never the read ceiling.
+      const std::string& b = row.at("benchmark");
+      const bool writes = b == "append" || b == "append_memcpy" || b == "prefill_copy";
+      EXPECT_EQ(row.at("ceiling_gbps").empty(), writes) << b;
       EXPECT_EQ(row.at("c:sde:::kvbench::KV_BYTES_READ:status").empty(), false);
     }
     // kvbench's SDE events count what the executor did; they must agree with the cost model.
@@ -151,9 +156,9 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
     }
   }
   EXPECT_EQ(run_ids.size(), 1u);
-  EXPECT_EQ(decode_rows, 2 * 2 * 4 * 6);
-  EXPECT_EQ(per_aggregate["none"], 32);
-  EXPECT_EQ(per_aggregate["cv"], 16);
+  EXPECT_EQ(decode_rows, 2 * 2 * 5 * 6);
+  EXPECT_EQ(per_aggregate["none"], 40);
+  EXPECT_EQ(per_aggregate["cv"], 20);
   EXPECT_GT(ceiling_rows, 0);
 
   // The analysis subcommands read what run wrote (dispatch through the same binary).
@@ -163,6 +168,52 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
   const Result rep = run("report smoke.csv --out report");
   EXPECT_EQ(rep.status, 0) << rep.out << rep.err;
   EXPECT_TRUE(fs::exists(dir_ / "report" / "report.md"));
+}
+
+// append brings its memcpy reference: for every append row an append_memcpy row with the same
+// key columns, the same bytes written (the append's bytes, read back from the same source), valid.
+TEST_F(KvbenchBinary, AppendComesWithItsMemcpyReference) {
+  const Result r = run("run --config ci-smoke --benchmarks append --ceilings none --out a.csv");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const Csv csv = read_csv(dir_ / "a.csv");
+  const std::vector<std::string> key = {"model", "layout", "dtype", "layers", "q_heads",
+                                        "kv_heads", "head_dim", "context", "window", "threads",
+                                        "pin", "placement", "cache_state", "aggregate",
+                                        "repetition"};
+  std::map<std::string, std::map<std::string, std::string>> append, reference;
+  for (const auto& row : csv.rows) {
+    std::string k;
+    for (const std::string& c : key) k += row.at(c) + "|";
+    if (row.at("benchmark") == "append") append[k] = row;
+    if (row.at("benchmark") == "append_memcpy") reference[k] = row;
+  }
+  ASSERT_EQ(append.size(), 2u * 2 * 6);  // 2 contexts x 2 dtypes x (2 repetitions + 4 aggregates)
+  ASSERT_EQ(reference.size(), append.size());
+  for (const auto& [k, a] : append) {
+    ASSERT_TRUE(reference.count(k)) << "no append_memcpy row for " << k;
+    const auto& m = reference.at(k);
+    EXPECT_EQ(m.at("valid"), "1") << k;
+    EXPECT_EQ(m.at("bytes_written"), a.at("bytes_written")) << k;
+    EXPECT_EQ(m.at("bytes_read"), a.at("bytes_written")) << k;
+    if (a.at("aggregate") == "none") {
+      EXPECT_GT(std::stod(m.at("ns_per_step")), 0);
+    }
+  }
+}
+
+// --inject-fault must fail the reference's byte comparison too.
+TEST_F(KvbenchBinary, InjectedFaultFailsTheAppendMemcpyCheck) {
+  const Result r = run("run --config ci-smoke --benchmarks append --ceilings none --context 64 "
+                       "--dtype int8 --repetitions 1 --inject-fault --out f.csv");
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  const Csv csv = read_csv(dir_ / "f.csv");
+  int memcpy_rows = 0;
+  for (const auto& row : csv.rows) {
+    if (row.at("benchmark") != "append_memcpy") continue;
+    ++memcpy_rows;
+    EXPECT_EQ(row.at("valid"), "0");
+  }
+  EXPECT_GT(memcpy_rows, 0);
 }
 
 TEST_F(KvbenchBinary, NeverOverwritesAnExistingFile) {
@@ -228,7 +279,7 @@ TEST_F(KvbenchBinary, ResumeAfterKilledRunCompletesWithoutLosingRows) {
       with_cv.insert(row.at("benchmark") + row.at("dtype") + row.at("context"));
     }
   }
-  EXPECT_EQ(with_cv.size(), 16u);
+  EXPECT_EQ(with_cv.size(), 20u);
 
   // Resuming a complete file runs nothing and adds no row.
   const Result again = run("run --config ci-smoke --out killed.csv --resume");
