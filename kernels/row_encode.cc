@@ -6,6 +6,7 @@
 // integer arithmetic (hardware rounding for the subnormal range).
 #include "kernels/row_encode.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -44,27 +45,110 @@ HWY_INLINE bool Aligned(D d, const void* p) {
   return reinterpret_cast<std::uintptr_t>(p) % (hn::Lanes(d) * sizeof(hn::TFromD<D>)) == 0;
 }
 
+// Nearest-even integer of q for |q| < 2^22 (q already clamped): adding 1.5 * 2^23 makes the FPU
+// round q to an integer in the default rounding mode, as std::nearbyint does, and leaves it in
+// the low mantissa bits. Two ops instead of NearestInt's conversion and overflow fix-ups.
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToSigned<DF>> RoundSmall(DF df, hn::Vec<DF> q) {
+  const hn::RebindToSigned<DF> di;
+  const auto magic = hn::Set(df, 12582912.0f);  // 1.5 * 2^23, bits 0x4B400000
+  return hn::Sub(hn::BitCast(di, hn::Add(q, magic)), hn::BitCast(di, magic));
+}
+
+#if HWY_TARGET != HWY_SCALAR
+// Four i32 vectors whose values fit 8 bits, as one full vector of 8-bit lanes in lane order:
+// one full-width store instead of four quarter-width ones (a cache-missing store holds up the
+// store buffer, so fewer stores let more rows' encoding overlap the misses) and fewer shuffles.
+// The pairwise packs interleave lanes in a target-specific way; the permutation that restores
+// lane order is probed once per target (4-byte groups stay together, checked).
+template <typename T8>
+class Pack4 {
+ public:
+  Pack4() {
+    const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(di32_));
+    if (4 * N > 64) return;
+    const auto iota = hn::Iota(di32_, 0);
+    HWY_ALIGN T8 bytes[4 * hn::MaxLanes(di32_)];
+    hn::Store(Raw(iota, hn::Add(iota, hn::Set(di32_, static_cast<std::int32_t>(N))),
+                  hn::Add(iota, hn::Set(di32_, static_cast<std::int32_t>(2 * N))),
+                  hn::Add(iota, hn::Set(di32_, static_cast<std::int32_t>(3 * N)))),
+              d8_, bytes);
+    for (std::int64_t p = 0; p < N; ++p) {
+      std::int64_t found = -1;
+      for (std::int64_t q = 0; q < N && found < 0; ++q) {
+        bool group = true;
+        for (int i = 0; i < 4; ++i) group &= bytes[4 * q + i] == static_cast<T8>(4 * p + i);
+        if (group) found = q;
+      }
+      if (found < 0) return;
+      table_[p] = static_cast<std::int32_t>(found);
+    }
+    usable_ = true;
+  }
+  bool usable() const { return usable_; }
+  using D8 = hn::Twice<hn::Rebind<T8, hn::Repartition<std::int16_t, hn::ScalableTag<std::int32_t>>>>;
+  HWY_INLINE hn::Vec<D8> operator()(hn::Vec<hn::ScalableTag<std::int32_t>> a,
+                                    hn::Vec<hn::ScalableTag<std::int32_t>> b,
+                                    hn::Vec<hn::ScalableTag<std::int32_t>> c,
+                                    hn::Vec<hn::ScalableTag<std::int32_t>> d) const {
+    return hn::BitCast(d8_, hn::TableLookupLanes(hn::BitCast(du32_, Raw(a, b, c, d)),
+                                                 hn::SetTableIndices(du32_, table_)));
+  }
+
+ private:
+  HWY_INLINE hn::Vec<D8> Raw(hn::Vec<hn::ScalableTag<std::int32_t>> a,
+                             hn::Vec<hn::ScalableTag<std::int32_t>> b,
+                             hn::Vec<hn::ScalableTag<std::int32_t>> c,
+                             hn::Vec<hn::ScalableTag<std::int32_t>> d) const {
+    return hn::Combine(d8_, hn::DemoteTo(d8h_, hn::ReorderDemote2To(di16_, c, d)),
+                       hn::DemoteTo(d8h_, hn::ReorderDemote2To(di16_, a, b)));
+  }
+  hn::ScalableTag<std::int32_t> di32_;
+  hn::Repartition<std::int16_t, decltype(di32_)> di16_;
+  hn::Rebind<T8, decltype(di16_)> d8h_;
+  D8 d8_;
+  hn::Repartition<std::uint32_t, D8> du32_;
+  HWY_ALIGN std::int32_t table_[64] = {};
+  bool usable_ = false;
+};
+#endif
+
 // max |x| over a row as the scalar row scales compute it (std::fmax: NaN elements are skipped;
-// max is exact, so the order of the reduction does not matter). Two accumulators hide the
-// latency of the select + max chain.
+// max is exact, so the order of the reduction does not matter). NaN lanes are zeroed off the
+// accumulator chains; two accumulators halve the chains' length.
 HWY_INLINE float RowMaxAbs(const float* s, std::int64_t d) {
   const hn::ScalableTag<float> df;
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
+  const auto abs_no_nan = [&](const float* p) {
+    const auto a = hn::Abs(hn::LoadU(df, p));
+    return hn::IfThenZeroElse(hn::IsNaN(a), a);
+  };
   auto m0 = hn::Zero(df), m1 = hn::Zero(df);
   std::int64_t j = 0;
   for (; j + 2 * N <= d; j += 2 * N) {
-    const auto a0 = hn::Abs(hn::LoadU(df, s + j));
-    const auto a1 = hn::Abs(hn::LoadU(df, s + j + N));
-    m0 = hn::IfThenElse(hn::IsNaN(a0), m0, hn::Max(m0, a0));
-    m1 = hn::IfThenElse(hn::IsNaN(a1), m1, hn::Max(m1, a1));
+    m0 = hn::Max(m0, abs_no_nan(s + j));
+    m1 = hn::Max(m1, abs_no_nan(s + j + N));
   }
-  for (; j + N <= d; j += N) {
-    const auto a = hn::Abs(hn::LoadU(df, s + j));
-    m0 = hn::IfThenElse(hn::IsNaN(a), m0, hn::Max(m0, a));
-  }
+  for (; j + N <= d; j += N) m0 = hn::Max(m0, abs_no_nan(s + j));
   float max_abs = hn::GetLane(hn::MaxOfLanes(df, hn::Max(m0, m1)));
   for (; j < d; ++j) max_abs = std::fmax(max_abs, std::fabs(s[j]));
   return max_abs;
+}
+
+// Row scales (max |x| / format_max, as the scalar codecs' row scales) of up to kScaleBlock rows
+// before any of them is quantised: each row's reduce-then-divide chain is long but independent
+// of the next row's, so computing them back to back lets them overlap. scale_out / inv_out get
+// the scale and its reciprocal (0 for an all-zero row).
+constexpr std::int64_t kScaleBlock = 16;
+HWY_INLINE void BlockScales(const float* src, std::int64_t src_stride, std::int64_t n,
+                            std::int64_t d, float format_max, float* scales,
+                            std::int64_t scale_stride, float* scale_out, float* inv_out) {
+  for (std::int64_t r = 0; r < n; ++r) {
+    const float scale = RowMaxAbs(src + r * src_stride, d) / format_max;
+    scales[r * scale_stride] = scale;
+    scale_out[r] = scale;
+    inv_out[r] = scale == 0.0f ? 0.0f : 1.0f / scale;
+  }
 }
 
 void EncodeRowsF32(const float* src, std::int64_t src_stride, float* dst, std::int64_t dst_stride,
@@ -104,6 +188,15 @@ void EncodeRowsF16(const float* src, std::int64_t src_stride, std::uint16_t* dst
     for (std::int64_t j = j0; j < d; ++j) dst[r * dst_stride + j] = f32_to_f16(src[r * src_stride + j]);
 }
 
+// bf16 of each lane, in the upper 16 bits of the u32 lane (f32_to_bf16: nearest even, NaN quiet).
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> Bf16High(DF df, hn::Vec<DF> v) {
+  const hn::RebindToUnsigned<DF> du32;
+  const auto bits = hn::BitCast(du32, v);
+  const auto rounded = hn::Add(bits, hn::Add(hn::Set(du32, 0x7fffu), hn::And(hn::ShiftRight<16>(bits), hn::Set(du32, 1u))));
+  return hn::IfThenElse(hn::RebindMask(du32, hn::IsNaN(v)), hn::Or(bits, hn::Set(du32, 0x00400000u)), rounded);
+}
+
 void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* dst,
                     std::int64_t dst_stride, std::int64_t rows, std::int32_t d, bool stream) {
   const hn::ScalableTag<float> df;
@@ -111,23 +204,27 @@ void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* ds
   const hn::RebindToSigned<decltype(df)> di32;
   const hn::Rebind<std::uint16_t, decltype(df)> du16;
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
-  const std::int64_t j0 = d / N * N;
-  const auto k7fff = hn::Set(du32, 0x7fffu);
-  const auto kOne = hn::Set(du32, 1u);
-  const auto kQuiet = hn::Set(du32, 0x00400000u);
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
     std::uint16_t* o = dst + r * dst_stride;
-    const bool nt = stream && Aligned(du16, o);
-    for (std::int64_t j = 0; j < j0; j += N) {
-      const auto v = hn::LoadU(df, s + j);
-      const auto bits = hn::BitCast(du32, v);
-      const auto rounded = hn::Add(bits, hn::Add(k7fff, hn::And(hn::ShiftRight<16>(bits), kOne)));
-      const auto nan = hn::RebindMask(du32, hn::IsNaN(v));
-      const auto top = hn::ShiftRight<16>(hn::IfThenElse(nan, hn::Or(bits, kQuiet), rounded));
+    std::int64_t j = 0;
+#if HWY_TARGET != HWY_SCALAR
+    // Two vectors at a time: their upper halves gathered by one two-table permute (ConcatOdd)
+    // into one full store, instead of a pack and a permute per half-width store.
+    const hn::Repartition<std::uint16_t, decltype(du32)> dw16;
+    const bool nt2 = stream && Aligned(dw16, o);
+    for (; j + 2 * N <= d; j += 2 * N) {
+      const auto lo = hn::BitCast(dw16, Bf16High(df, hn::LoadU(df, s + j)));
+      const auto hi = hn::BitCast(dw16, Bf16High(df, hn::LoadU(df, s + j + N)));
+      Put(dw16, hn::ConcatOdd(dw16, hi, lo), o + j, nt2);
+    }
+#endif
+    const bool nt = stream && Aligned(du16, o + j);
+    for (; j + N <= d; j += N) {
+      const auto top = hn::ShiftRight<16>(Bf16High(df, hn::LoadU(df, s + j)));
       Put(du16, hn::DemoteTo(du16, hn::BitCast(di32, top)), o + j, nt);
     }
-    for (std::int64_t j = j0; j < d; ++j) o[j] = f32_to_bf16(s[j]);
+    for (; j < d; ++j) o[j] = f32_to_bf16(s[j]);
   }
 }
 
@@ -138,22 +235,38 @@ void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,
   const hn::Rebind<std::int8_t, decltype(df)> di8;
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   const std::int64_t j0 = d / N * N;
+#if HWY_TARGET != HWY_SCALAR
+  static const Pack4<std::int8_t> pack;
+#endif
+  float block_scale[kScaleBlock], block_inv[kScaleBlock];
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
     std::int8_t* o = dst + r * dst_stride;
-    const float scale = RowMaxAbs(s, d) / 127.0f;  // int8_row_scale
-    scales[r * scale_stride] = scale;
+    if (r % kScaleBlock == 0) {  // int8_row_scale
+      BlockScales(s, src_stride, std::min(kScaleBlock, rows - r), d, 127.0f,
+                  scales + r * scale_stride, scale_stride, block_scale, block_inv);
+    }
+    const float scale = block_scale[r % kScaleBlock];
     if (scale == 0.0f) {
       std::memset(o, 0, static_cast<std::size_t>(d));
       continue;
     }
     const bool nt = stream && Aligned(di8, o);
-    const auto vinv = hn::Set(df, 1.0f / scale);
+    const auto vinv = hn::Set(df, block_inv[r % kScaleBlock]);
     const auto lo = hn::Set(df, -127.0f), hi = hn::Set(df, 127.0f);
-    for (std::int64_t j = 0; j < j0; j += N) {
-      const auto q = hn::Min(hi, hn::Max(lo, hn::Mul(hn::LoadU(df, s + j), vinv)));
-      Put(di8, hn::DemoteTo(di8, hn::NearestInt(q)), o + j, nt);
+    const auto quantise = [&](std::int64_t j) {
+      return RoundSmall(df, hn::Min(hi, hn::Max(lo, hn::Mul(hn::LoadU(df, s + j), vinv))));
+    };
+    std::int64_t j = 0;
+#if HWY_TARGET != HWY_SCALAR
+    if (pack.usable()) {
+      const typename Pack4<std::int8_t>::D8 d8;
+      const bool nt4 = stream && Aligned(d8, o);
+      for (; j + 4 * N <= j0; j += 4 * N)
+        Put(d8, pack(quantise(j), quantise(j + N), quantise(j + 2 * N), quantise(j + 3 * N)), o + j, nt4);
     }
+#endif
+    for (; j < j0; j += N) Put(di8, hn::DemoteTo(di8, quantise(j)), o + j, nt);
     if (j0 < d) encode_int8_row(s + j0, static_cast<std::int32_t>(d - j0), scale, o + j0);
   }
 }
@@ -167,11 +280,15 @@ void EncodeRowsI4(const float* src, std::int64_t src_stride, std::uint8_t* dst,
   const hn::ScalableTag<float> df;
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   std::int64_t j0 = 0;
+  float block_scale[kScaleBlock], block_inv[kScaleBlock];
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
     std::uint8_t* o = dst + r * dst_stride / 2;
-    const float scale = RowMaxAbs(s, d) / 7.0f;  // int4_row_scale
-    scales[r * scale_stride] = scale;
+    if (r % kScaleBlock == 0) {  // int4_row_scale
+      BlockScales(s, src_stride, std::min(kScaleBlock, rows - r), d, 7.0f,
+                  scales + r * scale_stride, scale_stride, block_scale, block_inv);
+    }
+    const float scale = block_scale[r % kScaleBlock];
     if (scale == 0.0f) {
       std::memset(o, 0, static_cast<std::size_t>(d / 2));
       continue;
@@ -181,12 +298,12 @@ void EncodeRowsI4(const float* src, std::int64_t src_stride, std::uint8_t* dst,
       const hn::Repartition<std::int16_t, decltype(di8)> di16;  // Lanes / 2: one per output byte
       const hn::Rebind<std::uint8_t, decltype(di16)> du8;
       j0 = d / N * N;
-      const auto vinv = hn::Set(df, 1.0f / scale);
+      const auto vinv = hn::Set(df, block_inv[r % kScaleBlock]);
       const auto lo = hn::Set(df, -7.0f), hi = hn::Set(df, 7.0f);
       for (std::int64_t j = 0; j < j0; j += N) {
         auto y = hn::Mul(hn::LoadU(df, s + j), vinv);
         y = hn::IfThenZeroElse(hn::IsNaN(y), hn::Min(hi, hn::Max(lo, y)));
-        const auto q8 = hn::DemoteTo(di8, hn::NearestInt(y));
+        const auto q8 = hn::DemoteTo(di8, RoundSmall(df, y));
         const auto u = hn::BitCast(di16, q8);  // (odd << 8) | (even & 0xFF)
         const auto b = hn::Or(hn::And(u, hn::Set(di16, std::int16_t{0x0F})),
                               hn::And(hn::ShiftRight<4>(u), hn::Set(di16, std::int16_t{0xF0})));
@@ -216,37 +333,58 @@ void EncodeRowsFp8(const float* src, std::int64_t src_stride, std::uint8_t* dst,
   constexpr int kEmin = 1 - B;
   constexpr int kShift = 23 - M;
   const auto min_normal = hn::Set(df, std::ldexp(1.0f, kEmin));
-  const auto sub_mul = hn::Set(df, std::ldexp(1.0f, M - kEmin));
+  const auto sub_magic = hn::Set(df, std::ldexp(1.0f, kEmin + 23 - M));
+#if HWY_TARGET != HWY_SCALAR
+  static const Pack4<std::uint8_t> pack;
+#endif
   const auto rebias = hn::Set(di, (127 - B) << 23);
   const auto half_m1 = hn::Set(di, (1 << (kShift - 1)) - 1);
   const auto one = hn::Set(di, 1);
   const auto max_code = hn::Set(di, kMaxCode);
   const auto inf = hn::Set(df, std::numeric_limits<float>::infinity());
+  float block_scale[kScaleBlock], block_inv[kScaleBlock];
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
     std::uint8_t* o = dst + r * dst_stride;
-    const float scale = RowMaxAbs(s, d) / format_max;  // fp8_*_row_scale
-    scales[r * scale_stride] = scale;
+    if (r % kScaleBlock == 0) {  // fp8_*_row_scale
+      BlockScales(s, src_stride, std::min(kScaleBlock, rows - r), d, format_max,
+                  scales + r * scale_stride, scale_stride, block_scale, block_inv);
+    }
+    const float scale = block_scale[r % kScaleBlock];
     if (scale == 0.0f) {
       std::memset(o, 0, static_cast<std::size_t>(d));
       continue;
     }
     const bool nt = stream && Aligned(du8, o);
-    const auto vinv = hn::Set(df, 1.0f / scale);
-    for (std::int64_t j = 0; j < j0; j += N) {
+    const auto vinv = hn::Set(df, block_inv[r % kScaleBlock]);
+    const auto encode = [&](std::int64_t j) {
       const auto y = hn::Mul(hn::LoadU(df, s + j), vinv);
       const auto a = hn::Abs(y);
       const auto bits = hn::Sub(hn::BitCast(di, a), rebias);
       const auto normal = hn::ShiftRight<kShift>(
           hn::Add(bits, hn::Add(half_m1, hn::And(hn::ShiftRight<kShift>(bits), one))));
-      const auto sub = hn::NearestInt(hn::Mul(a, sub_mul));
+      // Below the smallest normal: a + 2^(emin + 23 - M) rounds a to the subnormal quantum
+      // 2^(emin - M) (nearest even, exact otherwise) and leaves the count in the low bits.
+      const auto sub = hn::Sub(hn::BitCast(di, hn::Add(a, sub_magic)), hn::BitCast(di, sub_magic));
       auto code = hn::IfThenElse(hn::RebindMask(di, hn::Lt(a, min_normal)), sub,
                                  hn::Min(normal, max_code));
-      code = hn::IfThenElse(hn::RebindMask(di, hn::Eq(a, inf)), hn::Set(di, kInfCode), code);
+      if constexpr (kInfCode != kMaxCode) {  // E4M3's inf saturates to max through the Min
+        code = hn::IfThenElse(hn::RebindMask(di, hn::Eq(a, inf)), hn::Set(di, kInfCode), code);
+      }
       code = hn::IfThenElse(hn::RebindMask(di, hn::IsNaN(y)), hn::Set(di, kNanCode), code);
       const auto sign = hn::And(hn::ShiftRight<24>(hn::BitCast(di, y)), hn::Set(di, 0x80));
-      Put(du8, hn::DemoteTo(du8, hn::Or(code, sign)), o + j, nt);
+      return hn::Or(code, sign);
+    };
+    std::int64_t j = 0;
+#if HWY_TARGET != HWY_SCALAR
+    if (pack.usable()) {
+      const typename Pack4<std::uint8_t>::D8 d8;
+      const bool nt4 = stream && Aligned(d8, o);
+      for (; j + 4 * N <= j0; j += 4 * N)
+        Put(d8, pack(encode(j), encode(j + N), encode(j + 2 * N), encode(j + 3 * N)), o + j, nt4);
     }
+#endif
+    for (; j < j0; j += N) Put(du8, hn::DemoteTo(du8, encode(j)), o + j, nt);
     if (j0 < d) encode_row(s + j0, static_cast<std::int32_t>(d - j0), scale, o + j0);
   }
 }
