@@ -113,6 +113,19 @@ class Pack4 {
 };
 #endif
 
+// Bulk encodes (prefill) stream their fp32 source from memory, and the encoders that do more
+// work per vector than a conversion keep too few source lines in flight: bf16 prefill ran at
+// half fp16's rate until it prefetched the source kSourceAhead rows ahead (12.4 -> 21.5 GB/s,
+// 128 MB source). Only for bulk calls: an append's few rows are already cached.
+constexpr std::int64_t kSourceAhead = 4;
+constexpr std::int64_t kBulkRows = 32;
+HWY_INLINE void PrefetchSource(const float* src, std::int64_t src_stride, std::int64_t r,
+                               std::int64_t rows, std::int64_t d) {
+  if (rows < kBulkRows || r + kSourceAhead >= rows) return;
+  const float* row = src + (r + kSourceAhead) * src_stride;
+  for (std::int64_t j = 0; j < d; j += 16) hwy::Prefetch(row + j);
+}
+
 // max |x| over a row as the scalar row scales compute it (std::fmax: NaN elements are skipped;
 // max is exact, so the order of the reduction does not matter). NaN lanes are zeroed off the
 // accumulator chains; two accumulators halve the chains' length.
@@ -141,9 +154,11 @@ HWY_INLINE float RowMaxAbs(const float* s, std::int64_t d) {
 // the scale and its reciprocal (0 for an all-zero row).
 constexpr std::int64_t kScaleBlock = 16;
 HWY_INLINE void BlockScales(const float* src, std::int64_t src_stride, std::int64_t n,
-                            std::int64_t d, float format_max, float* scales,
-                            std::int64_t scale_stride, float* scale_out, float* inv_out) {
+                            std::int64_t rows_left, std::int64_t d, float format_max,
+                            float* scales, std::int64_t scale_stride, float* scale_out,
+                            float* inv_out) {
   for (std::int64_t r = 0; r < n; ++r) {
+    PrefetchSource(src, src_stride, r, rows_left, d);
     const float scale = RowMaxAbs(src + r * src_stride, d) / format_max;
     scales[r * scale_stride] = scale;
     scale_out[r] = scale;
@@ -158,6 +173,7 @@ void EncodeRowsF32(const float* src, std::int64_t src_stride, float* dst, std::i
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
     float* o = dst + r * dst_stride;
+    PrefetchSource(src, src_stride, r, rows, d);
     const bool nt = stream && Aligned(df, o);
     std::int64_t j = 0;
     for (; j + N <= d; j += N) Put(df, hn::LoadU(df, s + j), o + j, nt);
@@ -188,13 +204,16 @@ void EncodeRowsF16(const float* src, std::int64_t src_stride, std::uint16_t* dst
     for (std::int64_t j = j0; j < d; ++j) dst[r * dst_stride + j] = f32_to_f16(src[r * src_stride + j]);
 }
 
-// bf16 of each lane, in the upper 16 bits of the u32 lane (f32_to_bf16: nearest even, NaN quiet).
-template <class DF>
-HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> Bf16High(DF df, hn::Vec<DF> v) {
-  const hn::RebindToUnsigned<DF> du32;
-  const auto bits = hn::BitCast(du32, v);
+// bf16 of each lane of the fp32 bits at p, in the upper 16 bits of the u32 lane (f32_to_bf16:
+// nearest even, NaN made quiet), with integer ops only.
+template <class DU>
+HWY_INLINE hn::Vec<DU> Bf16High(DU du32, const float* p) {
+  const hn::RebindToSigned<DU> di32;
+  const auto bits = hn::LoadU(du32, reinterpret_cast<const std::uint32_t*>(p));
   const auto rounded = hn::Add(bits, hn::Add(hn::Set(du32, 0x7fffu), hn::And(hn::ShiftRight<16>(bits), hn::Set(du32, 1u))));
-  return hn::IfThenElse(hn::RebindMask(du32, hn::IsNaN(v)), hn::Or(bits, hn::Set(du32, 0x00400000u)), rounded);
+  const auto nan = hn::Gt(hn::BitCast(di32, hn::And(bits, hn::Set(du32, 0x7fffffffu))),
+                          hn::Set(di32, 0x7f800000));
+  return hn::IfThenElse(hn::RebindMask(du32, nan), hn::Or(bits, hn::Set(du32, 0x00400000u)), rounded);
 }
 
 void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* dst,
@@ -207,6 +226,7 @@ void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* ds
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
     std::uint16_t* o = dst + r * dst_stride;
+    PrefetchSource(src, src_stride, r, rows, d);
     std::int64_t j = 0;
 #if HWY_TARGET != HWY_SCALAR
     // Two vectors at a time: their upper halves gathered by one two-table permute (ConcatOdd)
@@ -214,14 +234,14 @@ void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* ds
     const hn::Repartition<std::uint16_t, decltype(du32)> dw16;
     const bool nt2 = stream && Aligned(dw16, o);
     for (; j + 2 * N <= d; j += 2 * N) {
-      const auto lo = hn::BitCast(dw16, Bf16High(df, hn::LoadU(df, s + j)));
-      const auto hi = hn::BitCast(dw16, Bf16High(df, hn::LoadU(df, s + j + N)));
+      const auto lo = hn::BitCast(dw16, Bf16High(du32, s + j));
+      const auto hi = hn::BitCast(dw16, Bf16High(du32, s + j + N));
       Put(dw16, hn::ConcatOdd(dw16, hi, lo), o + j, nt2);
     }
 #endif
     const bool nt = stream && Aligned(du16, o + j);
     for (; j + N <= d; j += N) {
-      const auto top = hn::ShiftRight<16>(Bf16High(df, hn::LoadU(df, s + j)));
+      const auto top = hn::ShiftRight<16>(Bf16High(du32, s + j));
       Put(du16, hn::DemoteTo(du16, hn::BitCast(di32, top)), o + j, nt);
     }
     for (; j < d; ++j) o[j] = f32_to_bf16(s[j]);
@@ -243,7 +263,7 @@ void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,
     const float* s = src + r * src_stride;
     std::int8_t* o = dst + r * dst_stride;
     if (r % kScaleBlock == 0) {  // int8_row_scale
-      BlockScales(s, src_stride, std::min(kScaleBlock, rows - r), d, 127.0f,
+      BlockScales(s, src_stride, std::min(kScaleBlock, rows - r), rows - r, d, 127.0f,
                   scales + r * scale_stride, scale_stride, block_scale, block_inv);
     }
     const float scale = block_scale[r % kScaleBlock];
@@ -285,7 +305,7 @@ void EncodeRowsI4(const float* src, std::int64_t src_stride, std::uint8_t* dst,
     const float* s = src + r * src_stride;
     std::uint8_t* o = dst + r * dst_stride / 2;
     if (r % kScaleBlock == 0) {  // int4_row_scale
-      BlockScales(s, src_stride, std::min(kScaleBlock, rows - r), d, 7.0f,
+      BlockScales(s, src_stride, std::min(kScaleBlock, rows - r), rows - r, d, 7.0f,
                   scales + r * scale_stride, scale_stride, block_scale, block_inv);
     }
     const float scale = block_scale[r % kScaleBlock];
@@ -347,7 +367,7 @@ void EncodeRowsFp8(const float* src, std::int64_t src_stride, std::uint8_t* dst,
     const float* s = src + r * src_stride;
     std::uint8_t* o = dst + r * dst_stride;
     if (r % kScaleBlock == 0) {  // fp8_*_row_scale
-      BlockScales(s, src_stride, std::min(kScaleBlock, rows - r), d, format_max,
+      BlockScales(s, src_stride, std::min(kScaleBlock, rows - r), rows - r, d, format_max,
                   scales + r * scale_stride, scale_stride, block_scale, block_inv);
     }
     const float scale = block_scale[r % kScaleBlock];
