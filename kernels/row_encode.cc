@@ -300,6 +300,9 @@ void EncodeRowsI4(const float* src, std::int64_t src_stride, std::uint8_t* dst,
   const hn::ScalableTag<float> df;
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   std::int64_t j0 = 0;
+#if HWY_TARGET != HWY_SCALAR
+  static const Pack4<std::int8_t> pack;
+#endif
   float block_scale[kScaleBlock], block_inv[kScaleBlock];
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
@@ -320,14 +323,30 @@ void EncodeRowsI4(const float* src, std::int64_t src_stride, std::uint8_t* dst,
       j0 = d / N * N;
       const auto vinv = hn::Set(df, block_inv[r % kScaleBlock]);
       const auto lo = hn::Set(df, -7.0f), hi = hn::Set(df, 7.0f);
-      for (std::int64_t j = 0; j < j0; j += N) {
-        auto y = hn::Mul(hn::LoadU(df, s + j), vinv);
-        y = hn::IfThenZeroElse(hn::IsNaN(y), hn::Min(hi, hn::Max(lo, y)));
-        const auto q8 = hn::DemoteTo(di8, RoundSmall(df, y));
-        const auto u = hn::BitCast(di16, q8);  // (odd << 8) | (even & 0xFF)
-        const auto b = hn::Or(hn::And(u, hn::Set(di16, std::int16_t{0x0F})),
-                              hn::And(hn::ShiftRight<4>(u), hn::Set(di16, std::int16_t{0xF0})));
-        hn::StoreU(hn::DemoteTo(du8, b), du8, o + j / 2);
+      const auto quantise = [&](std::int64_t j) {
+        const auto y = hn::Mul(hn::LoadU(df, s + j), vinv);
+        return RoundSmall(df, hn::IfThenZeroElse(hn::IsNaN(y), hn::Min(hi, hn::Max(lo, y))));
+      };
+      // Lane pairs (even, odd) of int8 q as one int16 (odd << 8) | (even & 0xFF) -> one byte.
+      const auto nibbles = [](auto d16, auto u) {
+        return hn::Or(hn::And(u, hn::Set(d16, std::int16_t{0x0F})),
+                      hn::And(hn::ShiftRight<4>(u), hn::Set(d16, std::int16_t{0xF0})));
+      };
+      std::int64_t j = 0;
+#if HWY_TARGET != HWY_SCALAR
+      if (pack.usable()) {
+        const typename Pack4<std::int8_t>::D8 d8;
+        const hn::Repartition<std::int16_t, decltype(d8)> d16;
+        const hn::Rebind<std::uint8_t, decltype(d16)> d8h;
+        for (; j + 4 * N <= j0; j += 4 * N) {
+          const auto q = pack(quantise(j), quantise(j + N), quantise(j + 2 * N), quantise(j + 3 * N));
+          hn::StoreU(hn::DemoteTo(d8h, nibbles(d16, hn::BitCast(d16, q))), d8h, o + j / 2);
+        }
+      }
+#endif
+      for (; j < j0; j += N) {
+        const auto u = hn::BitCast(di16, hn::DemoteTo(di8, quantise(j)));
+        hn::StoreU(hn::DemoteTo(du8, nibbles(di16, u)), du8, o + j / 2);
       }
     }
     if (j0 < d) encode_int4_row(s + j0, static_cast<std::int32_t>(d - j0), scale, o + j0 / 2);
