@@ -81,6 +81,50 @@ TEST(ReportCommand, RendersMultiCpuReportEndToEnd) {
   for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().filename().string().find(".report.tmp"), std::string::npos);
 }
 
+TEST(ReportCommand, EfficiencyTargetsFollowTheHeadlineWithOneTablePerMachine) {
+  const fs::path dir = testing::scratch_dir("Report.EfficiencyTargets");
+  const fs::path csv = write_multi_cpu_csv(dir);
+  ASSERT_EQ(testing::run_command(report_main, {"report", csv.string(), "--out", (dir / "out").string()}), 0);
+  const std::string md = read(dir / "out" / "report.md");
+  const auto begin = md.find("## Efficiency against targets");
+  const auto end = md.find("## Machines");
+  ASSERT_NE(begin, std::string::npos) << md;
+  EXPECT_LT(md.find("## Headline"), begin);
+  ASSERT_LT(begin, end);
+  const std::string section = md.substr(begin, end - begin);
+  EXPECT_NE(section.find("### cpu0: Synthetic CPU A"), std::string::npos) << section;
+  EXPECT_NE(section.find("### cpu1: Synthetic CPU B"), std::string::npos) << section;
+  EXPECT_NE(section.find("| target | configuration | measured | threshold | verdict |"), std::string::npos);
+  // The synthetic kernels run at their level's ceiling (1% noise): the bandwidth targets are met,
+  // judged against each run's own ceiling_read rows (the CSV has no ceiling_gbps column values).
+  EXPECT_NE(section.find("| DRAM streaming: % of DRAM read ceiling (ws >= 4x LLC) | decode\\_step fp32 1T; worst: "),
+            std::string::npos) << section;
+  EXPECT_NE(section.find("| >= 90.0% | met |"), std::string::npos) << section;
+  EXPECT_NE(section.find("| LLC-resident: % of L3 read ceiling | decode\\_step fp32 2T"), std::string::npos) << section;
+  EXPECT_NE(section.find("| >= 70.0% | met |"), std::string::npos) << section;
+  // The synthetic int8 kernel is capped by the FMA peak in the caches (~45% of the L3 ceiling).
+  EXPECT_NE(section.find("decode\\_step int8 2T; worst: 28L 16q/8kv d128 ctx 1024 | 4"), std::string::npos) << section;
+  EXPECT_NE(section.find("| >= 70.0% | **not met** (5 of 5 rows) |"), std::string::npos) << section;
+  EXPECT_EQ(section.find("GQA"), std::string::npos) << section;  // no q_heads = kv_heads rows: no line
+  // The peer took 1.7x kvbench's time at the same bytes: kvbench/peer GB/s = 1.7.
+  EXPECT_NE(section.find("| Peers: kvbench GB/s / peer GB/s | peer\\_torch fp32 2T; "), std::string::npos) << section;
+  EXPECT_NE(section.find("| none | informational |"), std::string::npos) << section;
+}
+
+TEST(ReportCommand, EfficiencyTargetsSayWhenNoRowsServeThem) {
+  const fs::path dir = testing::scratch_dir("Report.EfficiencyTargetsAbsent");
+  SyntheticMachine a;
+  std::vector<testing::CsvFields> rows;
+  for (const auto& r : testing::synthetic_run(a)) {
+    if (r.at("benchmark") == "ceiling_read") rows.push_back(r);
+  }
+  testing::write_text(dir / "ceilings.csv", testing::to_csv(rows));
+  ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "ceilings.csv").string(), "--out", (dir / "out").string()}), 0);
+  const std::string md = read(dir / "out" / "report.md");
+  EXPECT_NE(md.find("## Efficiency against targets"), std::string::npos);
+  EXPECT_NE(md.find("No rows any target is computed from"), std::string::npos) << md;
+}
+
 TEST(ReportCommand, InvalidKernelsAreFlaggedAndKeptOutOfFigures) {
   const fs::path dir = testing::scratch_dir("Report.Invalid");
   auto rows = testing::synthetic_run(SyntheticMachine{});
