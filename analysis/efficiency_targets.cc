@@ -63,10 +63,23 @@ std::optional<double> time_ratio(const ResultRow& num, const ResultRow& den) {
   return *a / *b;
 }
 
-void bandwidth_targets(const MachineResults& m, const RunCeilings& ceilings, std::vector<Sample>* out) {
+// More query heads per KV head than the GQA target covers: such decode is compute-bound by
+// design (G flops per KV byte), so its bandwidth is not held to a bandwidth target.
+bool beyond_gqa_range(const ResultRow& r) {
+  const auto q = r.num(Col::q_heads), kv = r.num(Col::kv_heads);
+  return q && kv && *kv > 0 && *q > kMaxTargetGroupSize * *kv;
+}
+
+void bandwidth_targets(const MachineResults& m, const RunCeilings& ceilings, std::vector<Sample>* out,
+                       int* left_out) {
   const std::string llc = llc_level(m);
   for (const ResultRow& r : m.summaries) {
     const std::string& bench = r.str(Col::benchmark);
+    if ((bench == "decode_step" || bench == "attention") && beyond_gqa_range(r)) {
+      const auto ratio = ws_over_llc(m, r);
+      if ((bench == "decode_step" && ratio && *ratio >= 4) || r.str(Col::ws_level) == llc) ++*left_out;
+      continue;
+    }
     if (bench == "decode_step") {
       if (const auto ratio = ws_over_llc(m, r); ratio && *ratio >= 4) {
         out->push_back(sample(TargetKind::kDramStreaming, &r, nullptr, percent(attained_gbps(r), ceilings.read_gbps(r, "DRAM")),
@@ -102,18 +115,19 @@ void gqa_target(const MachineResults& m, std::vector<Sample>* out) {
     if (!by_group.count(key)) order.push_back(key);
     by_group[key].emplace(q / kv, &r);  // first row of a (run, configuration) wins
   }
-  // Without any G = 1 row of a benchmark the machine never ran the comparison: no line. With
-  // some, a G > 1 configuration lacking its own G = 1 partner is partial input: "not measured".
+  // A run without any G = 1 row of a benchmark never attempted the comparison: its rows give no
+  // line. In a run with some, a G > 1 configuration lacking its G = 1 partner is partial input.
+  const auto run_and_benchmark = [](const ResultRow& r) { return r.str(Col::run_id) + "|" + r.str(Col::benchmark); };
   std::set<std::string> has_base;
   for (const auto& [key, rows] : by_group) {
-    if (rows.count(1)) has_base.insert(rows.at(1)->str(Col::benchmark));
+    if (rows.count(1)) has_base.insert(run_and_benchmark(*rows.at(1)));
   }
   for (const std::string& key : order) {
     const auto& rows = by_group[key];
-    if (!has_base.count(rows.begin()->second->str(Col::benchmark))) continue;
+    if (!has_base.count(run_and_benchmark(*rows.begin()->second))) continue;
     int g = 0;
     for (const auto& [size, row] : rows) {
-      if (size >= 2 && size <= 8) g = size;  // ascending map: ends at the largest G <= 8
+      if (size >= 2 && size <= kMaxTargetGroupSize) g = size;  // ascending map: ends at the largest G <= 8
     }
     if (g == 0) continue;
     const ResultRow* grouped = rows.at(g);
@@ -233,10 +247,11 @@ bool target_is_percentage(TargetKind kind) {
   return kind == TargetKind::kDramStreaming || kind == TargetKind::kLlcResident || kind == TargetKind::kPrefill;
 }
 
-std::vector<TargetLine> evaluate_targets(const MachineResults& m) {
+EfficiencyTargets evaluate_targets(const MachineResults& m) {
   const RunCeilings ceilings(m);
+  EfficiencyTargets result;
   std::vector<Sample> samples;
-  bandwidth_targets(m, ceilings, &samples);
+  bandwidth_targets(m, ceilings, &samples, &result.rows_beyond_gqa_range);
   gqa_target(m, &samples);
   append_target(m, &samples);
   peer_target(m, &samples);
@@ -279,7 +294,13 @@ std::vector<TargetLine> evaluate_targets(const MachineResults& m) {
     judge(&line);
     out.push_back(std::move(line));
   }
-  return merge_unmeasured(std::move(out));
+  result.lines = merge_unmeasured(std::move(out));
+  // Within a target, what was measured first; the "not measured" lines after it.
+  std::stable_sort(result.lines.begin(), result.lines.end(), [](const TargetLine& a, const TargetLine& b) {
+    return std::make_pair(a.kind, a.verdict == Verdict::kNotMeasured) <
+           std::make_pair(b.kind, b.verdict == Verdict::kNotMeasured);
+  });
+  return result;
 }
 
 }  // namespace kvb

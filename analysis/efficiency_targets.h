@@ -19,6 +19,9 @@ enum class TargetKind {
   kPeers,          // kvbench GB/s / peer GB/s: informational, no threshold
 };
 
+// The GQA target's largest group size (query heads per KV head); bandwidth targets cover the same range.
+inline constexpr int kMaxTargetGroupSize = 8;
+
 enum class Verdict { kMet, kNotMet, kNotMeasured, kInformational };
 
 struct TargetThreshold {
@@ -51,7 +54,15 @@ struct TargetLine {
   Verdict verdict = Verdict::kNotMeasured;
 };
 
-// Lines in target order, then benchmark, dtype (fp32 first), threads, G (descending).
-std::vector<TargetLine> evaluate_targets(const MachineResults& m);
+struct EfficiencyTargets {
+  std::vector<TargetLine> lines;
+  // decode_step/attention rows the DRAM and LLC targets would pool but leave out because they
+  // run more than kMaxTargetGroupSize query heads per KV head (compute-bound by design).
+  int rows_beyond_gqa_range = 0;
+};
+
+// Lines in target order, then benchmark, dtype (fp32 first), threads, G (descending); within a
+// target the "not measured" lines come last.
+EfficiencyTargets evaluate_targets(const MachineResults& m);
 
 }  // namespace kvb

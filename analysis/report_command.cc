@@ -246,7 +246,9 @@ std::string worst_case(const TargetLine& l) {
 }
 
 std::string target_configuration(const TargetLine& l) {
-  std::string s = md_escape(l.benchmark) + " " + comma_list(l.dtypes) +
+  std::vector<std::string> dtypes;
+  for (const auto& d : l.dtypes) dtypes.push_back(md_escape(d));
+  std::string s = md_escape(l.benchmark) + " " + comma_list(dtypes) +
                   (l.threads.size() == 1 ? " " + std::to_string(l.threads[0]) + "T"
                                          : " at " + comma_list(l.threads) + " threads");
   if (l.kind == TargetKind::kGqa) s += ", G = " + std::to_string(l.group_size) + (l.group_size == 8 ? "" : " (largest run <= 8)");
@@ -293,14 +295,17 @@ std::string target_verdict(const TargetLine& l) {
 }
 
 void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms) {
-  md << "## Efficiency against targets\n\nOne line per target, kernel, dtype and thread count, pooling every shape, "
-        "context, cache state and run of the median rows: measured = the worst row (its shape and context in the "
-        "configuration column), with the best and the number of rows; met only if every row meets the threshold. "
-        "Percentages are of the ceiling measured in the row's own run (same run, threads, pinning and level); "
-        "ratios pair rows of one run. A row that failed validation makes its line not met.\n\n";
+  md << "## Efficiency against targets\n\nOne line per target, kernel, dtype and thread count (GQA: and G), pooling "
+        "every shape, context, cache state and run of the median rows: measured = the worst row (its shape and "
+        "context in the configuration column), with the best and the number of rows; met only if every row meets "
+        "the threshold. Percentages are of the ceiling measured in the row's own run (same run, threads, pinning and "
+        "level); ratios pair rows of one run (GQA: same configuration but q\\_heads; append: same configuration). "
+        "Targets without rows are left out; lines whose rows lack their ceiling or partner say not measured, "
+        "merged over dtypes and threads. A row that failed validation makes its line not met.\n\n";
   bool any = false;
   for (const auto& m : ms) {
-    const std::vector<TargetLine> lines = evaluate_targets(m);
+    const EfficiencyTargets targets = evaluate_targets(m);
+    const std::vector<TargetLine>& lines = targets.lines;
     if (lines.empty()) continue;
     any = true;
     TextTable t({"target", "configuration", "measured", "threshold", "verdict"});
@@ -309,6 +314,11 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms)
                  target_verdict(l)});
     }
     md << "### " << m.id << ": " << md_escape(m.label) << "\n\n" << t.markdown() << "\n";
+    if (targets.rows_beyond_gqa_range > 0) {
+      md << "Left out of the DRAM and LLC targets: " << targets.rows_beyond_gqa_range << " row"
+         << (targets.rows_beyond_gqa_range == 1 ? "" : "s") << " with more than " << kMaxTargetGroupSize
+         << " query heads per KV head (compute-bound by design; see Per configuration).\n\n";
+    }
   }
   if (!any) md << "No rows any target is computed from (decode\\_step, attention, append, prefill\\_copy, peer rows).\n\n";
 }

@@ -78,7 +78,7 @@ TEST(EfficiencyTargets, DramStreamingUsesEachRowsOwnRunCeilingAndTheWorstRow) {
                  ceiling("ceiling_read", "DRAM", 16, 100, "run-a"),
                  ceiling("ceiling_read", "DRAM", 16, 200, "run-b"),
                  ceiling("ceiling_read", "DRAM", 1, 400, "run-b")};
-  const auto lines = evaluate_targets(m);
+  const auto lines = evaluate_targets(m).lines;
   const TargetLine* fp32 = find(lines, TargetKind::kDramStreaming, "decode_step", "fp32", 16);
   ASSERT_NE(fp32, nullptr);
   EXPECT_EQ(fp32->measured, 2);
@@ -102,7 +102,7 @@ TEST(EfficiencyTargets, LlcResidentPoolsDecodeStepAndAttentionAtTheLlcLevel) {
   ResultRow l2 = decode_row("decode_step", "fp32", 2, 16, 1e5, 10, "L2");  // not the LLC level
   set(l2, Col::ceiling_gbps, "800");
   m.summaries = {att, dec, l2};
-  const auto lines = evaluate_targets(m);
+  const auto lines = evaluate_targets(m).lines;
   const TargetLine* a = find(lines, TargetKind::kLlcResident, "attention", "fp32", 2);
   const TargetLine* d = find(lines, TargetKind::kLlcResident, "decode_step", "fp32", 2);
   ASSERT_NE(a, nullptr);
@@ -117,16 +117,21 @@ TEST(EfficiencyTargets, LlcResidentPoolsDecodeStepAndAttentionAtTheLlcLevel) {
 
 TEST(EfficiencyTargets, GqaComparesG8WithG1OrTheLargestGBelow) {
   MachineResults m = machine();
+  ResultRow gqa_base_at_8192 = timed_row("decode_step", "int8", 1, 8, 8, 500, "run-a");
+  set(gqa_base_at_8192, Col::context, "8192");
   m.summaries = {
       // fp32: G = 1, 2, 8 (and 16, above the target's range): G = 8 is judged, 1.05 met.
       timed_row("attention", "fp32", 2, 8, 8, 1000), timed_row("attention", "fp32", 2, 16, 8, 1010),
       timed_row("attention", "fp32", 2, 64, 8, 1050), timed_row("attention", "fp32", 2, 128, 8, 5000),
       // bf16: no G = 8; G = 4 is judged: 1.2, not met.
       timed_row("attention", "bf16", 2, 8, 8, 1000), timed_row("attention", "bf16", 2, 32, 8, 1200),
-      // int8: G = 2 only in run-a, G = 1 only in run-b: never paired across runs.
-      timed_row("decode_step", "int8", 1, 16, 8, 1000, "run-a"),
-      timed_row("decode_step", "int8", 1, 8, 8, 1000, "run-b")};
-  const auto lines = evaluate_targets(m);
+      // int8: G = 2 at context 16384 in run-a, whose G = 1 row is at another context; run-b's G = 1
+      // row at 16384 is another run: never paired. run-a attempted GQA, so "not measured".
+      timed_row("decode_step", "int8", 1, 16, 8, 1000, "run-a"), gqa_base_at_8192,
+      timed_row("decode_step", "int8", 1, 8, 8, 1000, "run-b"),
+      // fp16: G = 2 in run-c, which ran no G = 1 row at all: no GQA line.
+      timed_row("decode_step", "fp16", 1, 16, 8, 1000, "run-c")};
+  const auto lines = evaluate_targets(m).lines;
   const TargetLine* fp32 = find(lines, TargetKind::kGqa, "attention", "fp32", 2);
   ASSERT_NE(fp32, nullptr);
   EXPECT_EQ(fp32->group_size, 8);
@@ -144,6 +149,24 @@ TEST(EfficiencyTargets, GqaComparesG8WithG1OrTheLargestGBelow) {
   EXPECT_EQ(int8->verdict, Verdict::kNotMeasured);
   EXPECT_EQ(int8->unmeasured, 1);
   EXPECT_FALSE(int8->worst.has_value());
+  EXPECT_EQ(find(lines, TargetKind::kGqa, "decode_step", "fp16", 1), nullptr);
+}
+
+TEST(EfficiencyTargets, BandwidthTargetsLeaveOutGroupsBeyondTheGqaRange) {
+  MachineResults m = machine();
+  ResultRow g4 = decode_row("decode_step", "fp32", 2, 2048, kLlc / 4, 80, "L3");
+  set(g4, Col::q_heads, "32");  // 32 q / 8 kv: G = 4, pooled
+  set(g4, Col::ceiling_gbps, "100");
+  ResultRow g32 = decode_row("decode_step", "fp32", 2, 2048, kLlc / 32, 10, "L3", "warm", 28, 1);
+  set(g32, Col::q_heads, "32");  // 32 q / 1 kv: G = 32, left out and counted
+  set(g32, Col::ceiling_gbps, "100");
+  m.summaries = {g4, g32};
+  const EfficiencyTargets t = evaluate_targets(m);
+  ASSERT_EQ(t.lines.size(), 1u);
+  EXPECT_EQ(t.lines[0].measured, 1);
+  EXPECT_NEAR(*t.lines[0].worst, 80, 1e-6);
+  EXPECT_EQ(t.lines[0].verdict, Verdict::kMet);
+  EXPECT_EQ(t.rows_beyond_gqa_range, 1);
 }
 
 TEST(EfficiencyTargets, AppendIsTimedAgainstTheMatchingMemcpyRow) {
@@ -156,7 +179,7 @@ TEST(EfficiencyTargets, AppendIsTimedAgainstTheMatchingMemcpyRow) {
   set(other_context, Col::context, "2048");  // another configuration: not the baseline
   ResultRow alone = timed_row("append", "bf16", 1, 16, 8, 100);
   m.summaries = {fast, fast_base, slow, other_context, slow_base, alone};
-  const auto lines = evaluate_targets(m);
+  const auto lines = evaluate_targets(m).lines;
   const TargetLine* fp32 = find(lines, TargetKind::kAppend, "append", "fp32", 1);
   ASSERT_NE(fp32, nullptr);
   EXPECT_NEAR(*fp32->worst, 1.10, 1e-9);
@@ -179,7 +202,7 @@ TEST(EfficiencyTargets, PrefillIsAPercentOfTheRunsCopyCeilingAtItsLevel) {
   m.summaries = {l3, dram, no_ceiling,
                  ceiling("ceiling_copy", "L3", 2, 50), ceiling("ceiling_copy", "DRAM", 2, 20),
                  ceiling("ceiling_read", "L3", 1, 100)};  // a read ceiling is not a copy ceiling
-  const auto lines = evaluate_targets(m);
+  const auto lines = evaluate_targets(m).lines;
   const TargetLine* fp32 = find(lines, TargetKind::kPrefill, "prefill_copy", "fp32", 2);
   ASSERT_NE(fp32, nullptr);
   EXPECT_EQ(fp32->measured, 2);
@@ -197,7 +220,7 @@ TEST(EfficiencyTargets, PeersAreInformationalGbpsRatios) {
   ResultRow peer = decode_row("peer_torch", "fp32", 2, 4096, 1e9, 20, "DRAM");
   ResultRow lonely_peer = decode_row("peer_torch", "fp32", 2, 8192, 2e9, 20, "DRAM");
   m.summaries = {ours, peer, lonely_peer};
-  const auto lines = evaluate_targets(m);
+  const auto lines = evaluate_targets(m).lines;
   const TargetLine* p = find(lines, TargetKind::kPeers, "peer_torch", "fp32", 2);
   ASSERT_NE(p, nullptr);
   EXPECT_NEAR(*p->worst, 1.5, 1e-9);
@@ -213,7 +236,7 @@ TEST(EfficiencyTargets, InvalidRowsMakeTheirLineNotMet) {
   set(bad, Col::ceiling_gbps, "100");
   set(bad, Col::valid, "0");
   m.summaries = {good, bad};
-  const auto lines = evaluate_targets(m);
+  const auto lines = evaluate_targets(m).lines;
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0].measured, 1);
   EXPECT_EQ(lines[0].met, 1);
@@ -224,13 +247,13 @@ TEST(EfficiencyTargets, InvalidRowsMakeTheirLineNotMet) {
 TEST(EfficiencyTargets, AbsentRowsGiveNoLinesAndUnmeasuredLinesMerge) {
   MachineResults m = machine();
   m.summaries = {decode_row("decode_step", "fp32", 1, 16, 1e5, 10, "L2"), ceiling("ceiling_read", "L2", 1, 20)};
-  EXPECT_TRUE(evaluate_targets(m).empty());
+  EXPECT_TRUE(evaluate_targets(m).lines.empty());
 
   // No ceilings at all: one "not measured" line for every dtype and thread count.
   m.summaries = {decode_row("decode_step", "fp32", 1, 16384, 8 * kLlc, 10, "DRAM"),
                  decode_row("decode_step", "bf16", 2, 16384, 4 * kLlc, 10, "DRAM"),
                  decode_row("decode_step", "fp32", 2, 16384, 8 * kLlc, 10, "DRAM")};
-  const auto lines = evaluate_targets(m);
+  const auto lines = evaluate_targets(m).lines;
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0].verdict, Verdict::kNotMeasured);
   EXPECT_EQ(lines[0].dtypes, (std::vector<std::string>{"fp32", "bf16"}));
@@ -249,7 +272,7 @@ TEST(EfficiencyTargets, LinesComeInTargetThenDtypeThenThreadOrder) {
   ResultRow f1 = decode_row("decode_step", "fp32", 1, 16384, 8 * kLlc, 50, "DRAM");
   set(f1, Col::ceiling_gbps, "100");
   m.summaries = {llc, d16, d1, f1};
-  const auto lines = evaluate_targets(m);
+  const auto lines = evaluate_targets(m).lines;
   ASSERT_EQ(lines.size(), 4u);
   EXPECT_EQ(lines[0].dtypes.front(), "fp32");
   EXPECT_EQ(lines[1].dtypes.front(), "bf16");

@@ -105,7 +105,7 @@ TEST(ReportCommand, EfficiencyTargetsFollowTheHeadlineWithOneTablePerMachine) {
   // The synthetic int8 kernel is capped by the FMA peak in the caches (~45% of the L3 ceiling).
   EXPECT_NE(section.find("decode\\_step int8 2T; worst: 28L 16q/8kv d128 ctx 1024 | 4"), std::string::npos) << section;
   EXPECT_NE(section.find("| >= 70.0% | **not met** (5 of 5 rows) |"), std::string::npos) << section;
-  EXPECT_EQ(section.find("GQA"), std::string::npos) << section;  // no q_heads = kv_heads rows: no line
+  EXPECT_EQ(section.find("| GQA:"), std::string::npos) << section;  // no q_heads = kv_heads rows: no line
   // The peer took 1.7x kvbench's time at the same bytes: kvbench/peer GB/s = 1.7.
   EXPECT_NE(section.find("| Peers: kvbench GB/s / peer GB/s | peer\\_torch fp32 2T; "), std::string::npos) << section;
   EXPECT_NE(section.find("| none | informational |"), std::string::npos) << section;
