@@ -80,20 +80,21 @@ void bandwidth_targets(const MachineResults& m, const RunCeilings& ceilings, std
       if ((bench == "decode_step" && ratio && *ratio >= 4) || r.str(Col::ws_level) == llc) ++*left_out;
       continue;
     }
+    const auto gbps = attained_gbps(r);
     if (bench == "decode_step") {
       if (const auto ratio = ws_over_llc(m, r); ratio && *ratio >= 4) {
-        out->push_back(sample(TargetKind::kDramStreaming, &r, nullptr, percent(attained_gbps(r), ceilings.read_gbps(r, "DRAM")),
-                        "a DRAM ceiling_read of its run at its thread count"));
+        out->push_back(sample(TargetKind::kDramStreaming, &r, nullptr, percent(gbps, ceilings.read_gbps(r, "DRAM")),
+                              "a DRAM ceiling_read of its run at its thread count"));
       }
     }
     if ((bench == "decode_step" || bench == "attention") && r.str(Col::ws_level) == llc) {
-      out->push_back(sample(TargetKind::kLlcResident, &r, nullptr, percent(attained_gbps(r), ceilings.read_gbps(r, llc)),
-                      "an " + llc + " ceiling_read of its run at its thread count"));
+      out->push_back(sample(TargetKind::kLlcResident, &r, nullptr, percent(gbps, ceilings.read_gbps(r, llc)),
+                            "an " + llc + " ceiling_read of its run at its thread count"));
     }
     if (bench == "prefill_copy") {
       out->push_back(sample(TargetKind::kPrefill, &r, nullptr,
-                      percent(attained_gbps(r), ceilings.gbps("ceiling_copy", r, r.str(Col::ws_level))),
-                      "a ceiling_copy of its run at its thread count and level"));
+                            percent(gbps, ceilings.gbps("ceiling_copy", r, r.str(Col::ws_level))),
+                            "a ceiling_copy of its run at its thread count and level"));
     }
   }
 }

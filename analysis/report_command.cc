@@ -215,15 +215,16 @@ std::string target_value(TargetKind kind, double v) {
 }
 
 std::string target_column(const TargetLine& l, const MachineResults& m) {
+  std::string what;
   switch (l.kind) {
-    case TargetKind::kDramStreaming: return "DRAM streaming: % of DRAM read ceiling (ws >= 4x LLC)";
-    case TargetKind::kLlcResident: return std::string("LLC-resident: % of ") + (m.l3_bytes ? "L3" : "L2") + " read ceiling";
-    case TargetKind::kGqa: return "GQA: time at G q heads per KV head / at G = 1";
-    case TargetKind::kAppend: return "Append: time / append\\_memcpy time";
-    case TargetKind::kPrefill: return "Prefill: % of copy ceiling (ceiling\\_copy)";
-    case TargetKind::kPeers: return "Peers: kvbench GB/s / peer GB/s";
+    case TargetKind::kDramStreaming: what = "% of DRAM read ceiling (ws >= 4x LLC)"; break;
+    case TargetKind::kLlcResident: what = std::string("% of ") + (m.l3_bytes ? "L3" : "L2") + " read ceiling"; break;
+    case TargetKind::kGqa: what = "time at G q heads per KV head / at G = 1"; break;
+    case TargetKind::kAppend: what = "time / append\\_memcpy time"; break;
+    case TargetKind::kPrefill: what = "% of copy ceiling (ceiling\\_copy)"; break;
+    case TargetKind::kPeers: what = "kvbench GB/s / peer GB/s"; break;
   }
-  return "";
+  return target_name(l.kind) + ": " + what;
 }
 
 template <typename T>

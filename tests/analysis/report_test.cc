@@ -111,6 +111,61 @@ TEST(ReportCommand, EfficiencyTargetsFollowTheHeadlineWithOneTablePerMachine) {
   EXPECT_NE(section.find("| none | informational |"), std::string::npos) << section;
 }
 
+// One median row of `benchmark` taking `ns` per step over `bytes` read (+ as many written for copies).
+testing::CsvFields target_row(const SyntheticMachine& m, const std::string& benchmark, const std::string& dtype,
+                              int q_heads, double ns, double bytes, const std::string& level, bool copy = false) {
+  testing::CsvFields c = testing::machine_fields(m);
+  const bool ceiling = benchmark.rfind("ceiling_", 0) == 0;
+  c["benchmark"] = benchmark;
+  if (!ceiling) {
+    c["model"] = "custom";
+    c["layout"] = "head_major";
+    c["dtype"] = dtype;
+    c["layers"] = "4";
+    c["q_heads"] = std::to_string(q_heads);
+    c["kv_heads"] = "8";
+    c["head_dim"] = "128";
+    c["context"] = "4096";
+    c["batch"] = "1";
+    c["cache_state"] = "warm";
+  }
+  c["threads"] = "2";
+  c["ws_level"] = level;
+  c["aggregate"] = "median";
+  c["repetition"] = "-1";
+  c["ns_per_step"] = std::to_string(ns);
+  c["bytes_read"] = std::to_string(static_cast<long long>(bytes));
+  c["bytes_written"] = copy ? std::to_string(static_cast<long long>(bytes)) : "0";
+  c["working_set_bytes"] = std::to_string(static_cast<long long>(copy ? 2 * bytes : bytes));
+  c["valid"] = "1";
+  return c;
+}
+
+TEST(ReportCommand, EfficiencyTargetsRenderGqaAppendAndPrefillLines) {
+  const fs::path dir = testing::scratch_dir("Report.EfficiencyTargetsPairs");
+  SyntheticMachine a;
+  const std::vector<testing::CsvFields> rows = {
+      target_row(a, "attention", "fp32", 8, 1000, 1e6, "L2"), target_row(a, "attention", "fp32", 32, 1300, 1e6, "L2"),
+      target_row(a, "append", "bf16", 8, 120, 1e3, "L1", true),
+      target_row(a, "append_memcpy", "bf16", 8, 100, 1e3, "L1", true),
+      target_row(a, "append", "int8", 8, 120, 1e3, "L1", true),  // no append_memcpy partner
+      target_row(a, "prefill_copy", "fp32", 8, 1e6, 45e6, "L3", true),  // 90 GB/s
+      target_row(a, "ceiling_copy", "", 8, 1e6, 50e6, "L3", true)};     // 100 GB/s
+  testing::write_text(dir / "in.csv", testing::to_csv(rows));
+  ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "in.csv").string(), "--out", (dir / "out").string()}), 0);
+  const std::string md = read(dir / "out" / "report.md");
+  for (const char* line :
+       {"| GQA: time at G q heads per KV head / at G = 1 | attention fp32 2T, G = 4 (largest run <= 8); 4L 32q/8kv "
+        "d128 ctx 4096 | 1.30x | <= 1.10x | **not met** (1 of 1 rows) |",
+        "| Append: time / append\\_memcpy time | append bf16 2T; 4L 8q/8kv d128 ctx 4096 | 1.20x | <= 1.25x | met |",
+        "| Append: time / append\\_memcpy time | append int8 2T | - | <= 1.25x | not measured: 1 row without an "
+        "append\\_memcpy row of the same configuration and run |",
+        "| Prefill: % of copy ceiling (ceiling\\_copy) | prefill\\_copy fp32 2T; 4L 8q/8kv d128 ctx 4096 | 90.0% | "
+        ">= 85.0% | met |"}) {
+    EXPECT_NE(md.find(line), std::string::npos) << line << "\n" << md.substr(0, 4000);
+  }
+}
+
 TEST(ReportCommand, EfficiencyTargetsSayWhenNoRowsServeThem) {
   const fs::path dir = testing::scratch_dir("Report.EfficiencyTargetsAbsent");
   SyntheticMachine a;
