@@ -1,6 +1,7 @@
 #include "analysis/report_command.h"
 
 #include <boost/program_options.hpp>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -10,11 +11,13 @@
 
 #include "analysis/ceiling_table.h"
 #include "analysis/command_line.h"
+#include "analysis/efficiency_targets.h"
 #include "analysis/headline.h"
 #include "analysis/input_error.h"
 #include "analysis/knee_detection.h"
 #include "analysis/machine_results.h"
 #include "analysis/model_fit.h"
+#include "analysis/peer_comparison.h"
 #include "analysis/report_figures.h"
 #include "analysis/result_series.h"
 #include "analysis/result_table.h"
@@ -201,6 +204,126 @@ void headline_section(std::ostream& md, const std::vector<MachineResults>& ms) {
   if (!any) md << "No decode\\_step rows in the input.\n\n";
 }
 
+std::string fixed(double value, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  return buf;
+}
+
+std::string target_value(TargetKind kind, double v) {
+  return target_is_percentage(kind) ? fixed(v, 1) + "%" : fixed(v, 2) + "x";
+}
+
+std::string target_column(const TargetLine& l, const MachineResults& m) {
+  std::string what;
+  switch (l.kind) {
+    case TargetKind::kDramStreaming: what = "% of DRAM read ceiling (ws >= 4x LLC)"; break;
+    case TargetKind::kLlcResident: what = std::string("% of ") + (m.l3_bytes ? "L3" : "L2") + " read ceiling"; break;
+    case TargetKind::kGqa: what = "time at G q heads per KV head / at G = 1"; break;
+    case TargetKind::kAppend: what = "time / append\\_memcpy time"; break;
+    case TargetKind::kPrefill: what = "% of copy ceiling (ceiling\\_copy)"; break;
+    case TargetKind::kPeers: what = "kvbench GB/s / peer GB/s"; break;
+  }
+  return target_name(l.kind) + ": " + what;
+}
+
+template <typename T>
+std::string comma_list(const std::vector<T>& values) {
+  std::ostringstream s;
+  for (std::size_t i = 0; i < values.size(); ++i) s << (i ? ", " : "") << values[i];
+  return s.str();
+}
+
+// The worst row's configuration beyond the line's benchmark, dtype and threads.
+std::string worst_case(const TargetLine& l) {
+  const ResultRow* r = l.worst_row;
+  if (!r) return "";
+  std::string s = shape_of(*r) + " ctx " + r->str(Col::context);
+  if (!r->str(Col::window).empty()) s += " W" + r->str(Col::window);
+  if (r->str(Col::layout) != "head_major" && !r->str(Col::layout).empty()) s += " " + md_escape(r->str(Col::layout));
+  if (r->str(Col::cache_state) != "warm") s += " " + r->str(Col::cache_state);
+  if (l.kind == TargetKind::kPeers && l.worst_partner) s += " vs kvbench " + md_escape(l.worst_row->str(Col::benchmark));
+  return s;
+}
+
+std::string target_configuration(const TargetLine& l) {
+  std::vector<std::string> dtypes;
+  for (const auto& d : l.dtypes) dtypes.push_back(md_escape(d));
+  std::string s = md_escape(l.benchmark) + " " + comma_list(dtypes) +
+                  (l.threads.size() == 1 ? " " + std::to_string(l.threads[0]) + "T"
+                                         : " at " + comma_list(l.threads) + " threads");
+  if (l.kind == TargetKind::kGqa) s += ", G = " + std::to_string(l.group_size) + (l.group_size == 8 ? "" : " (largest run <= 8)");
+  const std::string worst = worst_case(l);
+  if (!worst.empty()) s += (l.measured > 1 ? "; worst: " : "; ") + worst;
+  return s;
+}
+
+std::string target_measured(const TargetLine& l) {
+  if (!l.worst) return "-";
+  std::string s = target_value(l.kind, *l.worst);
+  if (l.measured > 1) {
+    s += std::string(" (") + (l.kind == TargetKind::kPeers ? "lowest" : "worst") + " of " + std::to_string(l.measured) +
+         "; " + (l.kind == TargetKind::kPeers ? "highest " : "best ") + target_value(l.kind, *l.best) + ")";
+  }
+  return s;
+}
+
+std::string target_threshold_text(TargetKind kind) {
+  const TargetThreshold t = target_threshold(kind);
+  if (!t.value) return "none";
+  return std::string(t.at_least ? ">= " : "<= ") + target_value(kind, *t.value);
+}
+
+std::string target_verdict(const TargetLine& l) {
+  std::string s;
+  switch (l.verdict) {
+    case Verdict::kMet: s = "met"; break;
+    case Verdict::kNotMet:
+      s = "**not met**";
+      if (l.measured > 0 && l.met < l.measured) {
+        s += " (" + std::to_string(l.measured - l.met) + " of " + std::to_string(l.measured) + " rows)";
+      }
+      break;
+    case Verdict::kNotMeasured: s = "not measured"; break;
+    case Verdict::kInformational: s = "informational"; break;
+  }
+  if (l.invalid > 0) s += "; " + std::to_string(l.invalid) + " row" + (l.invalid == 1 ? "" : "s") + " failed validation";
+  if (l.unmeasured > 0) {
+    s += (l.verdict == Verdict::kNotMeasured ? ": " : "; ") + std::to_string(l.unmeasured) + " row" +
+         (l.unmeasured == 1 ? "" : "s") + " without " + md_escape(l.missing);
+  }
+  return s;
+}
+
+void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms) {
+  md << "## Efficiency against targets\n\nOne line per target, kernel, dtype and thread count (GQA: and G), pooling "
+        "every shape, context, cache state and run of the median rows: measured = the worst row (its shape and "
+        "context in the configuration column), with the best and the number of rows; met only if every row meets "
+        "the threshold. Percentages are of the ceiling measured in the row's own run (same run, threads, pinning and "
+        "level); ratios pair rows of one run (GQA: same configuration but q\\_heads; append: same configuration). "
+        "Targets without rows are left out; lines whose rows lack their ceiling or partner say not measured, "
+        "merged over dtypes and threads. A row that failed validation makes its line not met.\n\n";
+  bool any = false;
+  for (const auto& m : ms) {
+    const EfficiencyTargets targets = evaluate_targets(m);
+    const std::vector<TargetLine>& lines = targets.lines;
+    if (lines.empty()) continue;
+    any = true;
+    TextTable t({"target", "configuration", "measured", "threshold", "verdict"});
+    for (const TargetLine& l : lines) {
+      t.add_row({target_column(l, m), target_configuration(l), target_measured(l), target_threshold_text(l.kind),
+                 target_verdict(l)});
+    }
+    md << "### " << m.id << ": " << md_escape(m.label) << "\n\n" << t.markdown() << "\n";
+    if (targets.rows_beyond_gqa_range > 0) {
+      md << "Left out of the DRAM and LLC targets: " << targets.rows_beyond_gqa_range << " row"
+         << (targets.rows_beyond_gqa_range == 1 ? "" : "s") << " with more than " << kMaxTargetGroupSize
+         << " query heads per KV head (compute-bound by design; see Per configuration).\n\n";
+    }
+  }
+  if (!any) md << "No rows any target is computed from (decode\\_step, attention, append, prefill\\_copy, peer rows).\n\n";
+}
+
 void configurations_section(std::ostream& md, const std::vector<MachineResults>& ms) {
   // Rows: configuration without ws_level (the level depends on the machine's caches).
   std::vector<Col> key_cols;
@@ -325,33 +448,24 @@ void model_fit_section(std::ostream& md, const std::vector<MachineResults>& ms,
 }
 
 void peers_section(std::ostream& md, const std::vector<MachineResults>& ms) {
-  const std::vector<Col> shape = {Col::model, Col::dtype, Col::layers, Col::q_heads, Col::kv_heads, Col::head_dim,
-                                  Col::context, Col::window, Col::batch, Col::threads, Col::cache_state};
   TextTable t({"machine", "peer", "kvbench", "dtype", "shape", "context", "threads", "kvbench GB/s", "peer GB/s",
                "kvbench ns/step", "peer ns/step", "kvbench/peer speed"});
   for (const auto& m : ms) {
-    for (const ResultRow& peer : m.summaries) {
-      if (!peer.is_peer()) continue;
-      bool matched = false;
-      for (const ResultRow& ours : m.summaries) {
-        // Peers implement decode attention: compare them with kvbench's decode kernels only.
-        const bool decode = ours.str(Col::benchmark) == "decode_step" || ours.str(Col::benchmark) == "attention";
-        if (!decode || join_columns(ours, shape) != join_columns(peer, shape)) continue;
-        matched = true;
-        const auto gp = attained_gbps(peer), go = attained_gbps(ours);
-        const double ns_peer = peer.num_or(Col::ns_per_step, NAN), ns_ours = ours.num_or(Col::ns_per_step, NAN);
-        t.add_row({m.id, md_escape(peer.str(Col::benchmark)), md_escape(ours.str(Col::benchmark)) +
-                   (ours.failed_validation() ? " (INVALID)" : ""), peer.str(Col::dtype), shape_of(peer),
-                   peer.str(Col::context), peer.str(Col::threads), go ? format_number(*go, 4) : "",
-                   gp ? format_number(*gp, 4) : "", format_number(ns_ours, 4), format_number(ns_peer, 4),
-                   format_number(ns_peer / ns_ours, 3) + "x"});
-      }
-      if (!matched) {
+    for (const PeerComparison& c : compare_with_peers(m)) {
+      const ResultRow& peer = *c.peer;
+      const std::string gp = c.peer_gbps ? format_number(*c.peer_gbps, 4) : "";
+      const std::string ns_peer = format_number(peer.num_or(Col::ns_per_step, NAN), 4);
+      if (!c.ours) {
         t.add_row({m.id, md_escape(peer.str(Col::benchmark)), "(no kvbench row of this shape)", peer.str(Col::dtype),
-                   shape_of(peer), peer.str(Col::context), peer.str(Col::threads), "",
-                   format_number(attained_gbps(peer).value_or(NAN), 4), "",
-                   format_number(peer.num_or(Col::ns_per_step, NAN), 4), ""});
+                   shape_of(peer), peer.str(Col::context), peer.str(Col::threads), "", gp, "", ns_peer, ""});
+        continue;
       }
+      const ResultRow& ours = *c.ours;
+      t.add_row({m.id, md_escape(peer.str(Col::benchmark)), md_escape(ours.str(Col::benchmark)) +
+                 (ours.failed_validation() ? " (INVALID)" : ""), peer.str(Col::dtype), shape_of(peer),
+                 peer.str(Col::context), peer.str(Col::threads), c.kvbench_gbps ? format_number(*c.kvbench_gbps, 4) : "",
+                 gp, format_number(ours.num_or(Col::ns_per_step, NAN), 4), ns_peer,
+                 c.speed ? format_number(*c.speed, 3) + "x" : ""});
     }
   }
   if (t.empty()) return;
@@ -399,6 +513,7 @@ int report_main(int argc, char** argv) {
     md << " (" << rows.size() << " rows, " << machines.size() << " machine" << (machines.size() == 1 ? "" : "s")
        << ").\n\n";
     headline_section(md, machines);
+    efficiency_section(md, machines);
     machines_section(md, machines);
     ceilings_section(md, machines);
     md << "## Figures\n\nEach figure has an SVG, a PNG, its gnuplot script (`.gp`) and data (`.dat`) in "

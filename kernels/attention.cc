@@ -56,16 +56,20 @@ struct PartialArgs {
 // re-reads the rows, which only matters for groups larger than any current model uses).
 inline constexpr std::int32_t kMaxHeadsPerPass = 32;
 inline constexpr std::int64_t kTile = 16;  // positions per softmax tile
-// Rows are software-prefetched about kPrefetchBytes ahead per stream (K and V), between one and
-// two tiles. Measured (Xeon VM, DRAM-resident cache, G=2): prefetching at all took fp16 7.1 ->
-// 11.4 GB/s and int8 6.4 -> 9.8 GB/s; then (kernel_bench, 1 layer, alternating runs) 16 rows
-// ahead beat 32 for fp32 (DRAM 9.0 vs 9.6 ms), 32 beat 16 for fp16 (5.1 vs 5.25 ms), int8 equal,
-// 64 worse for all: about 8 KB per stream. The hardware prefetcher alone does not keep enough
-// lines in flight while the FMAs run, and for the position-major layout (rows kv_heads *
-// row_bytes apart) it stops at page boundaries.
-inline constexpr std::int64_t kPrefetchBytes = 8192;
+// Rows are software-prefetched about kPrefetchBytes ahead per stream (K and V). Measured, best
+// of 5 repetitions, 1 thread, DRAM-resident cache, G = 2, % of the same run's DRAM read ceiling,
+// two alternating rounds each (2-vCPU Xeon VM / 16-vCPU Emerald Rapids host):
+//   8 KB ahead (clamped to 16..32 rows, the previous setting): fp32 89-98 / -, fp16 67, bf16 70-72,
+//   int8 62-64 / 56-67 (previous session's runs); no prefetch at all: fp16 88-126, bf16 92-101,
+//   fp32 83-87, int8 33-46; 2 KB ahead: fp32 100-102 / 90-95, fp16 94-95 / 86-103, bf16 94-95 /
+//   93-101, int8 62-64 / 63-82. At 16 threads on the host 2 KB ahead reached fp32 94, fp16 91-94,
+//   bf16 86-93, int8 74-89 (8 KB: 76, 85, 60, 92 in the previous session).
+// Far prefetches hold L1 fill buffers for a whole DRAM latency each, so a long prefetch window
+// starves the demand misses; without any, the 1-byte dtypes (slowest consumers per byte) fall
+// behind the hardware prefetcher. int8 at 1 thread is then bound by its decode and FMA uops.
+inline constexpr std::int64_t kPrefetchBytes = 2048;
 inline std::int64_t prefetch_rows_ahead(std::int64_t row_bytes) {
-  return std::clamp(kPrefetchBytes / std::max<std::int64_t>(row_bytes, 1), kTile, 2 * kTile);
+  return std::max<std::int64_t>(1, kPrefetchBytes / std::max<std::int64_t>(row_bytes, 1));
 }
 
 // Element types of the low-precision rows, so the kernel templates can tell them apart.

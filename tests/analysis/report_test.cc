@@ -81,6 +81,105 @@ TEST(ReportCommand, RendersMultiCpuReportEndToEnd) {
   for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().filename().string().find(".report.tmp"), std::string::npos);
 }
 
+TEST(ReportCommand, EfficiencyTargetsFollowTheHeadlineWithOneTablePerMachine) {
+  const fs::path dir = testing::scratch_dir("Report.EfficiencyTargets");
+  const fs::path csv = write_multi_cpu_csv(dir);
+  ASSERT_EQ(testing::run_command(report_main, {"report", csv.string(), "--out", (dir / "out").string()}), 0);
+  const std::string md = read(dir / "out" / "report.md");
+  const auto begin = md.find("## Efficiency against targets");
+  const auto end = md.find("## Machines");
+  ASSERT_NE(begin, std::string::npos) << md;
+  EXPECT_LT(md.find("## Headline"), begin);
+  ASSERT_LT(begin, end);
+  const std::string section = md.substr(begin, end - begin);
+  EXPECT_NE(section.find("### cpu0: Synthetic CPU A"), std::string::npos) << section;
+  EXPECT_NE(section.find("### cpu1: Synthetic CPU B"), std::string::npos) << section;
+  EXPECT_NE(section.find("| target | configuration | measured | threshold | verdict |"), std::string::npos);
+  // The synthetic kernels run at their level's ceiling (1% noise): the bandwidth targets are met,
+  // judged against each run's own ceiling_read rows (the CSV has no ceiling_gbps column values).
+  EXPECT_NE(section.find("| DRAM streaming: % of DRAM read ceiling (ws >= 4x LLC) | decode\\_step fp32 1T; worst: "),
+            std::string::npos) << section;
+  EXPECT_NE(section.find("| >= 90.0% | met |"), std::string::npos) << section;
+  EXPECT_NE(section.find("| LLC-resident: % of L3 read ceiling | decode\\_step fp32 2T"), std::string::npos) << section;
+  EXPECT_NE(section.find("| >= 70.0% | met |"), std::string::npos) << section;
+  // The synthetic int8 kernel is capped by the FMA peak in the caches (~45% of the L3 ceiling).
+  EXPECT_NE(section.find("decode\\_step int8 2T; worst: 28L 16q/8kv d128 ctx 1024 | 4"), std::string::npos) << section;
+  EXPECT_NE(section.find("| >= 70.0% | **not met** (5 of 5 rows) |"), std::string::npos) << section;
+  EXPECT_EQ(section.find("| GQA:"), std::string::npos) << section;  // no q_heads = kv_heads rows: no line
+  // The peer took 1.7x kvbench's time at the same bytes: kvbench/peer GB/s = 1.7.
+  EXPECT_NE(section.find("| Peers: kvbench GB/s / peer GB/s | peer\\_torch fp32 2T; "), std::string::npos) << section;
+  EXPECT_NE(section.find("| none | informational |"), std::string::npos) << section;
+}
+
+// One median row of `benchmark` taking `ns` per step over `bytes` read (+ as many written for copies).
+testing::CsvFields target_row(const SyntheticMachine& m, const std::string& benchmark, const std::string& dtype,
+                              int q_heads, double ns, double bytes, const std::string& level, bool copy = false) {
+  testing::CsvFields c = testing::machine_fields(m);
+  const bool ceiling = benchmark.rfind("ceiling_", 0) == 0;
+  c["benchmark"] = benchmark;
+  if (!ceiling) {
+    c["model"] = "custom";
+    c["layout"] = "head_major";
+    c["dtype"] = dtype;
+    c["layers"] = "4";
+    c["q_heads"] = std::to_string(q_heads);
+    c["kv_heads"] = "8";
+    c["head_dim"] = "128";
+    c["context"] = "4096";
+    c["batch"] = "1";
+    c["cache_state"] = "warm";
+  }
+  c["threads"] = "2";
+  c["ws_level"] = level;
+  c["aggregate"] = "median";
+  c["repetition"] = "-1";
+  c["ns_per_step"] = std::to_string(ns);
+  c["bytes_read"] = std::to_string(static_cast<long long>(bytes));
+  c["bytes_written"] = copy ? std::to_string(static_cast<long long>(bytes)) : "0";
+  c["working_set_bytes"] = std::to_string(static_cast<long long>(copy ? 2 * bytes : bytes));
+  c["valid"] = "1";
+  return c;
+}
+
+TEST(ReportCommand, EfficiencyTargetsRenderGqaAppendAndPrefillLines) {
+  const fs::path dir = testing::scratch_dir("Report.EfficiencyTargetsPairs");
+  SyntheticMachine a;
+  const std::vector<testing::CsvFields> rows = {
+      target_row(a, "attention", "fp32", 8, 1000, 1e6, "L2"), target_row(a, "attention", "fp32", 32, 1300, 1e6, "L2"),
+      target_row(a, "append", "bf16", 8, 120, 1e3, "L1", true),
+      target_row(a, "append_memcpy", "bf16", 8, 100, 1e3, "L1", true),
+      target_row(a, "append", "int8", 8, 120, 1e3, "L1", true),  // no append_memcpy partner
+      target_row(a, "prefill_copy", "fp32", 8, 1e6, 45e6, "L3", true),  // 90 GB/s
+      target_row(a, "ceiling_copy", "", 8, 1e6, 50e6, "L3", true)};     // 100 GB/s
+  testing::write_text(dir / "in.csv", testing::to_csv(rows));
+  ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "in.csv").string(), "--out", (dir / "out").string()}), 0);
+  const std::string md = read(dir / "out" / "report.md");
+  for (const char* line :
+       {"| GQA: time at G q heads per KV head / at G = 1 | attention fp32 2T, G = 4 (largest run <= 8); 4L 32q/8kv "
+        "d128 ctx 4096 | 1.30x | <= 1.10x | **not met** (1 of 1 rows) |",
+        "| Append: time / append\\_memcpy time | append bf16 2T; 4L 8q/8kv d128 ctx 4096 | 1.20x | <= 1.25x | met |",
+        "| Append: time / append\\_memcpy time | append int8 2T | - | <= 1.25x | not measured: 1 row without an "
+        "append\\_memcpy row of the same configuration and run |",
+        "| Prefill: % of copy ceiling (ceiling\\_copy) | prefill\\_copy fp32 2T; 4L 8q/8kv d128 ctx 4096 | 90.0% | "
+        ">= 85.0% | met |"}) {
+    EXPECT_NE(md.find(line), std::string::npos) << line << "\n" << md.substr(0, 4000);
+  }
+}
+
+TEST(ReportCommand, EfficiencyTargetsSayWhenNoRowsServeThem) {
+  const fs::path dir = testing::scratch_dir("Report.EfficiencyTargetsAbsent");
+  SyntheticMachine a;
+  std::vector<testing::CsvFields> rows;
+  for (const auto& r : testing::synthetic_run(a)) {
+    if (r.at("benchmark") == "ceiling_read") rows.push_back(r);
+  }
+  testing::write_text(dir / "ceilings.csv", testing::to_csv(rows));
+  ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "ceilings.csv").string(), "--out", (dir / "out").string()}), 0);
+  const std::string md = read(dir / "out" / "report.md");
+  EXPECT_NE(md.find("## Efficiency against targets"), std::string::npos);
+  EXPECT_NE(md.find("No rows any target is computed from"), std::string::npos) << md;
+}
+
 TEST(ReportCommand, InvalidKernelsAreFlaggedAndKeptOutOfFigures) {
   const fs::path dir = testing::scratch_dir("Report.Invalid");
   auto rows = testing::synthetic_run(SyntheticMachine{});

@@ -1,0 +1,307 @@
+#include "analysis/efficiency_targets.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "analysis/display_order.h"
+#include "analysis/peer_comparison.h"
+#include "analysis/run_ceilings.h"
+
+namespace kvb {
+namespace {
+
+// One judged row (or pair of rows) before pooling into lines.
+struct Sample {
+  TargetKind kind = TargetKind::kDramStreaming;
+  const ResultRow* row = nullptr;
+  const ResultRow* partner = nullptr;
+  std::optional<double> value;  // nullopt: unmeasured (see `missing`) or invalid
+  std::string missing;          // what an unmeasured row lacks
+  int group_size = 0;           // GQA only
+  std::string benchmark;        // the line's benchmark; empty: the row's
+};
+
+Sample sample(TargetKind kind, const ResultRow* row, const ResultRow* partner, std::optional<double> value,
+              std::string missing) {
+  Sample s;
+  s.kind = kind;
+  s.row = row;
+  s.partner = partner;
+  s.value = value;
+  s.missing = std::move(missing);
+  return s;
+}
+
+int dtype_rank(const std::string& dtype) {
+  return rank_in(dtype, {"fp32", "fp16", "bf16", "int8", "fp8_e4m3", "fp8_e5m2", "int4"});
+}
+
+int benchmark_rank(const std::string& benchmark) { return rank_in(benchmark, {"decode_step", "attention"}); }
+
+int threads_of(const ResultRow& r) { return static_cast<int>(r.num_or(Col::threads, 0)); }
+
+// The cache level a row's ws_level names when its working set lives in the last-level cache.
+std::string llc_level(const MachineResults& m) { return m.l3_bytes ? "L3" : "L2"; }
+
+std::optional<double> ws_over_llc(const MachineResults& m, const ResultRow& r) {
+  const auto ws = r.num(Col::working_set_bytes);
+  const auto llc = r.num(Col::llc_bytes) ? r.num(Col::llc_bytes) : m.llc_bytes;
+  if (!ws || !llc || !(*llc > 0)) return std::nullopt;
+  return *ws / *llc;
+}
+
+std::optional<double> percent(std::optional<double> gbps, std::optional<double> ceiling) {
+  if (!gbps || !ceiling || !(*ceiling > 0)) return std::nullopt;
+  return 100 * *gbps / *ceiling;
+}
+
+std::optional<double> time_ratio(const ResultRow& num, const ResultRow& den) {
+  const auto a = num.num(Col::ns_per_step), b = den.num(Col::ns_per_step);
+  if (!a || !b || !(*b > 0)) return std::nullopt;
+  return *a / *b;
+}
+
+// More query heads per KV head than the GQA target covers: such decode is compute-bound by
+// design (G flops per KV byte), so its bandwidth is not held to a bandwidth target.
+bool beyond_gqa_range(const ResultRow& r) {
+  const auto q = r.num(Col::q_heads), kv = r.num(Col::kv_heads);
+  return q && kv && *kv > 0 && *q > kMaxTargetGroupSize * *kv;
+}
+
+void bandwidth_targets(const MachineResults& m, const RunCeilings& ceilings, std::vector<Sample>* out,
+                       int* left_out) {
+  const std::string llc = llc_level(m);
+  for (const ResultRow& r : m.summaries) {
+    const std::string& bench = r.str(Col::benchmark);
+    if ((bench == "decode_step" || bench == "attention") && beyond_gqa_range(r)) {
+      const auto ratio = ws_over_llc(m, r);
+      if ((bench == "decode_step" && ratio && *ratio >= 4) || r.str(Col::ws_level) == llc) ++*left_out;
+      continue;
+    }
+    const auto gbps = attained_gbps(r);
+    if (bench == "decode_step") {
+      if (const auto ratio = ws_over_llc(m, r); ratio && *ratio >= 4) {
+        out->push_back(sample(TargetKind::kDramStreaming, &r, nullptr, percent(gbps, ceilings.read_gbps(r, "DRAM")),
+                              "a DRAM ceiling_read of its run at its thread count"));
+      }
+    }
+    if ((bench == "decode_step" || bench == "attention") && r.str(Col::ws_level) == llc) {
+      out->push_back(sample(TargetKind::kLlcResident, &r, nullptr, percent(gbps, ceilings.read_gbps(r, llc)),
+                            "an " + llc + " ceiling_read of its run at its thread count"));
+    }
+    if (bench == "prefill_copy") {
+      out->push_back(sample(TargetKind::kPrefill, &r, nullptr,
+                            percent(gbps, ceilings.gbps("ceiling_copy", r, r.str(Col::ws_level))),
+                            "a ceiling_copy of its run at its thread count and level"));
+    }
+  }
+}
+
+void gqa_target(const MachineResults& m, std::vector<Sample>* out) {
+  // Same configuration and run except q_heads; ws_level is left out (same KV bytes).
+  std::vector<Col> key_cols = {Col::run_id};
+  for (Col c : kConfigColumns) {
+    if (c != Col::q_heads && c != Col::ws_level) key_cols.push_back(c);
+  }
+  std::map<std::string, std::map<int, const ResultRow*>> by_group;  // key -> G -> row
+  std::vector<std::string> order;
+  for (const ResultRow& r : m.summaries) {
+    const std::string& bench = r.str(Col::benchmark);
+    if (bench != "decode_step" && bench != "attention") continue;
+    const int q = static_cast<int>(r.num_or(Col::q_heads, 0)), kv = static_cast<int>(r.num_or(Col::kv_heads, 0));
+    if (q <= 0 || kv <= 0 || q % kv != 0) continue;
+    const std::string key = join_columns(r, key_cols);
+    if (!by_group.count(key)) order.push_back(key);
+    by_group[key].emplace(q / kv, &r);  // first row of a (run, configuration) wins
+  }
+  // A run without any G = 1 row of a benchmark never attempted the comparison: its rows give no
+  // line. In a run with some, a G > 1 configuration lacking its G = 1 partner is partial input.
+  const auto run_and_benchmark = [](const ResultRow& r) { return r.str(Col::run_id) + "|" + r.str(Col::benchmark); };
+  std::set<std::string> has_base;
+  for (const auto& [key, rows] : by_group) {
+    if (rows.count(1)) has_base.insert(run_and_benchmark(*rows.at(1)));
+  }
+  for (const std::string& key : order) {
+    const auto& rows = by_group[key];
+    if (!has_base.count(run_and_benchmark(*rows.begin()->second))) continue;
+    int g = 0;
+    for (const auto& [size, row] : rows) {
+      if (size >= 2 && size <= kMaxTargetGroupSize) g = size;  // ascending map: ends at the largest G <= 8
+    }
+    if (g == 0) continue;
+    const ResultRow* grouped = rows.at(g);
+    const auto base = rows.find(1);
+    Sample s = sample(TargetKind::kGqa, grouped, base == rows.end() ? nullptr : base->second, std::nullopt,
+                      "a q_heads = kv_heads row of the same configuration and run");
+    s.group_size = g;
+    if (s.partner) s.value = time_ratio(*grouped, *s.partner);
+    out->push_back(s);
+  }
+}
+
+void append_target(const MachineResults& m, std::vector<Sample>* out) {
+  const std::vector<Col> key_cols = {Col::model,   Col::layout,  Col::dtype,   Col::layers,    Col::q_heads,
+                                     Col::kv_heads, Col::head_dim, Col::context, Col::window,    Col::threads,
+                                     Col::pin,     Col::placement, Col::cache_state, Col::run_id};
+  std::map<std::string, const ResultRow*> baseline;
+  for (const ResultRow& r : m.summaries) {
+    if (r.str(Col::benchmark) == "append_memcpy") baseline.emplace(join_columns(r, key_cols), &r);
+  }
+  for (const ResultRow& r : m.summaries) {
+    if (r.str(Col::benchmark) != "append") continue;
+    const auto it = baseline.find(join_columns(r, key_cols));
+    Sample s = sample(TargetKind::kAppend, &r, it == baseline.end() ? nullptr : it->second, std::nullopt,
+                      "an append_memcpy row of the same configuration and run");
+    if (s.partner) s.value = time_ratio(r, *s.partner);
+    out->push_back(s);
+  }
+}
+
+void peer_target(const MachineResults& m, std::vector<Sample>* out) {
+  for (const PeerComparison& c : compare_with_peers(m)) {
+    // The kvbench row is the one judged (its validity counts); the line is named for the peer.
+    Sample s = sample(TargetKind::kPeers, c.ours ? c.ours : c.peer, c.ours ? c.peer : nullptr, c.gbps_ratio,
+                      "a kvbench decode_step or attention row of the same shape");
+    s.benchmark = c.peer->str(Col::benchmark);
+    out->push_back(s);
+  }
+}
+
+using LineKey = std::tuple<int, int, std::string, int, std::string, int, int>;
+
+LineKey line_key(const TargetLine& l) {
+  const std::string dtype = l.dtypes.empty() ? "" : l.dtypes.front();
+  return {static_cast<int>(l.kind), benchmark_rank(l.benchmark), l.benchmark, dtype_rank(dtype), dtype,
+          l.threads.empty() ? 0 : l.threads.front(), -l.group_size};
+}
+
+void judge(TargetLine* l) {
+  if (l->measured == 0) {
+    l->verdict = l->invalid > 0 ? Verdict::kNotMet : Verdict::kNotMeasured;
+  } else if (!target_threshold(l->kind).value) {
+    l->verdict = Verdict::kInformational;
+  } else {
+    l->verdict = (l->met == l->measured && l->invalid == 0) ? Verdict::kMet : Verdict::kNotMet;
+  }
+}
+
+template <typename T>
+void add_unique(std::vector<T>* v, const T& x) {
+  if (std::find(v->begin(), v->end(), x) == v->end()) v->push_back(x);
+}
+
+// Lines with nothing measured (and nothing invalid) say the same thing for every dtype and
+// thread count: one line per target, benchmark and G keeps a large sweep's table short.
+std::vector<TargetLine> merge_unmeasured(std::vector<TargetLine> lines) {
+  std::vector<TargetLine> out;
+  std::map<std::tuple<int, std::string, int, std::string>, std::size_t> merged;
+  for (TargetLine& l : lines) {
+    if (l.verdict != Verdict::kNotMeasured) {
+      out.push_back(std::move(l));
+      continue;
+    }
+    const auto key = std::make_tuple(static_cast<int>(l.kind), l.benchmark, l.group_size, l.missing);
+    const auto it = merged.find(key);
+    if (it == merged.end()) {
+      merged.emplace(key, out.size());
+      out.push_back(std::move(l));
+      continue;
+    }
+    TargetLine& into = out[it->second];
+    for (const auto& d : l.dtypes) add_unique(&into.dtypes, d);
+    for (int t : l.threads) add_unique(&into.threads, t);
+    into.unmeasured += l.unmeasured;
+  }
+  for (TargetLine& l : out) std::sort(l.threads.begin(), l.threads.end());
+  return out;
+}
+
+}  // namespace
+
+TargetThreshold target_threshold(TargetKind kind) {
+  switch (kind) {
+    case TargetKind::kDramStreaming: return {90.0, true};
+    case TargetKind::kLlcResident: return {70.0, true};
+    case TargetKind::kGqa: return {1.10, false};
+    case TargetKind::kAppend: return {1.25, false};
+    case TargetKind::kPrefill: return {85.0, true};
+    case TargetKind::kPeers: return {std::nullopt, true};
+  }
+  return {};
+}
+
+std::string target_name(TargetKind kind) {
+  switch (kind) {
+    case TargetKind::kDramStreaming: return "DRAM streaming";
+    case TargetKind::kLlcResident: return "LLC-resident";
+    case TargetKind::kGqa: return "GQA";
+    case TargetKind::kAppend: return "Append";
+    case TargetKind::kPrefill: return "Prefill";
+    case TargetKind::kPeers: return "Peers";
+  }
+  return "?";
+}
+
+bool target_is_percentage(TargetKind kind) {
+  return kind == TargetKind::kDramStreaming || kind == TargetKind::kLlcResident || kind == TargetKind::kPrefill;
+}
+
+EfficiencyTargets evaluate_targets(const MachineResults& m) {
+  const RunCeilings ceilings(m);
+  EfficiencyTargets result;
+  std::vector<Sample> samples;
+  bandwidth_targets(m, ceilings, &samples, &result.rows_beyond_gqa_range);
+  gqa_target(m, &samples);
+  append_target(m, &samples);
+  peer_target(m, &samples);
+
+  std::map<LineKey, TargetLine> lines;
+  for (const Sample& s : samples) {
+    TargetLine l;
+    l.kind = s.kind;
+    l.benchmark = s.benchmark.empty() ? s.row->str(Col::benchmark) : s.benchmark;
+    l.dtypes = {s.row->str(Col::dtype)};
+    l.threads = {threads_of(*s.row)};
+    l.group_size = s.group_size;
+    TargetLine& line = lines.emplace(line_key(l), l).first->second;
+    // A pair is invalid when either kernel failed its check (a peer row has no `valid`).
+    const bool invalid = s.row->failed_validation() || (s.partner && s.partner->failed_validation());
+    if (invalid) {
+      ++line.invalid;
+      continue;
+    }
+    if (!s.value) {
+      ++line.unmeasured;
+      line.missing = s.missing;
+      continue;
+    }
+    const TargetThreshold th = target_threshold(s.kind);
+    ++line.measured;
+    if (th.met_by(*s.value)) ++line.met;
+    // Worst = furthest from the threshold's side; informational lines: the lowest ratio.
+    const bool worse = !line.worst || (th.at_least ? *s.value < *line.worst : *s.value > *line.worst);
+    const bool better = !line.best || (th.at_least ? *s.value > *line.best : *s.value < *line.best);
+    if (worse) {
+      line.worst = s.value;
+      line.worst_row = s.row;
+      line.worst_partner = s.partner;
+    }
+    if (better) line.best = s.value;
+  }
+  std::vector<TargetLine> out;
+  for (auto& [key, line] : lines) {
+    judge(&line);
+    out.push_back(std::move(line));
+  }
+  result.lines = merge_unmeasured(std::move(out));
+  // Within a target, what was measured first; the "not measured" lines after it.
+  std::stable_sort(result.lines.begin(), result.lines.end(), [](const TargetLine& a, const TargetLine& b) {
+    return std::make_pair(a.kind, a.verdict == Verdict::kNotMeasured) <
+           std::make_pair(b.kind, b.verdict == Verdict::kNotMeasured);
+  });
+  return result;
+}
+
+}  // namespace kvb

@@ -1,0 +1,68 @@
+// How close kvbench's kernels came to the machine's own limits in a run, against the
+// thresholds the project commits to. Built only from the rows present: a target with no rows
+// gives no line; one whose rows lack their partner (ceiling, baseline) says "not measured".
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/machine_results.h"
+
+namespace kvb {
+
+enum class TargetKind {
+  kDramStreaming,  // decode_step, ws >= 4 x LLC: % of the run's DRAM read ceiling, >= 90
+  kLlcResident,    // decode_step / attention at the LLC level: % of the run's LLC read ceiling, >= 70
+  kGqa,            // ns_per_step at q_heads = G x kv_heads over q_heads = kv_heads (G = 8 or largest <= 8), <= 1.10
+  kAppend,         // append ns_per_step over append_memcpy ns_per_step, <= 1.25
+  kPrefill,        // prefill_copy GB/s as % of the run's ceiling_copy at the row's level, >= 85
+  kPeers,          // kvbench GB/s / peer GB/s: informational, no threshold
+};
+
+// The GQA target's largest group size (query heads per KV head); bandwidth targets cover the same range.
+inline constexpr int kMaxTargetGroupSize = 8;
+
+enum class Verdict { kMet, kNotMet, kNotMeasured, kInformational };
+
+struct TargetThreshold {
+  std::optional<double> value;  // nullopt: informational
+  bool at_least = true;         // true: measured >= value; false: measured <= value
+  bool met_by(double measured) const { return !value || (at_least ? measured >= *value : measured <= *value); }
+};
+
+TargetThreshold target_threshold(TargetKind kind);
+std::string target_name(TargetKind kind);  // "DRAM streaming", ...
+bool target_is_percentage(TargetKind kind);  // else a ratio
+
+// One line of the table: the rows of one target, benchmark, dtype and thread count (GQA: and
+// group size G), all shapes, contexts, cache states and runs pooled. Lines with nothing
+// measured are merged per target, benchmark and G, so they list several dtypes and threads.
+struct TargetLine {
+  TargetKind kind = TargetKind::kDramStreaming;
+  std::string benchmark;     // the kernel judged (peers: the peer's benchmark)
+  std::vector<std::string> dtypes;
+  std::vector<int> threads;
+  int group_size = 0;        // GQA only: the G compared with G = 1
+  int measured = 0;          // rows (GQA, append, peers: pairs) with a value
+  int met = 0;               // ... of which meet the threshold
+  int unmeasured = 0;        // rows without their ceiling or partner row
+  int invalid = 0;           // rows that failed validation: left out, and the line is not met
+  std::optional<double> worst, best;  // furthest from / closest to the threshold (peers: lowest / highest)
+  const ResultRow* worst_row = nullptr;      // the kernel row of the worst value
+  const ResultRow* worst_partner = nullptr;  // its G = 1 / append_memcpy / peer row, if any
+  std::string missing;       // what the unmeasured rows lack, e.g. "ceiling_copy in the row's run"
+  Verdict verdict = Verdict::kNotMeasured;
+};
+
+struct EfficiencyTargets {
+  std::vector<TargetLine> lines;
+  // decode_step/attention rows the DRAM and LLC targets would pool but leave out because they
+  // run more than kMaxTargetGroupSize query heads per KV head (compute-bound by design).
+  int rows_beyond_gqa_range = 0;
+};
+
+// Lines in target order, then benchmark, dtype (fp32 first), threads, G (descending); within a
+// target the "not measured" lines come last.
+EfficiencyTargets evaluate_targets(const MachineResults& m);
+
+}  // namespace kvb

@@ -1,0 +1,285 @@
+#include "analysis/efficiency_targets.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/analysis/summary_rows.h"
+
+namespace kvb {
+namespace {
+
+using testing::decode_row;
+using testing::summary_row;
+
+constexpr double kLlc = 32.0 * 1024 * 1024;
+
+void set(ResultRow& r, Col c, const std::string& text) {
+  r.text[static_cast<std::size_t>(c)] = text;
+  r.number[static_cast<std::size_t>(c)] =
+      column_kind(c) == ColKind::kText || text.empty() ? std::nullopt : std::optional<double>(std::stod(text));
+}
+
+MachineResults machine() {
+  MachineResults m;
+  m.id = "cpu0";
+  m.l3_bytes = kLlc;
+  m.llc_bytes = kLlc;
+  return m;
+}
+
+// A ceiling summary row of `run` measuring `gbps` over a 1 GB buffer.
+ResultRow ceiling(const std::string& benchmark, const std::string& level, int threads, double gbps,
+                  const std::string& run = "run-a") {
+  const double bytes = 1e9;
+  return summary_row({{Col::run_id, run},
+                      {Col::benchmark, benchmark},
+                      {Col::threads, std::to_string(threads)},
+                      {Col::ws_level, level},
+                      {Col::aggregate, "none"},
+                      {Col::ns_per_step, std::to_string(bytes / gbps)},
+                      {Col::bytes_read, std::to_string(static_cast<long long>(bytes))},
+                      {Col::bytes_written, "0"},
+                      {Col::working_set_bytes, std::to_string(static_cast<long long>(bytes))},
+                      {Col::valid, "1"}});
+}
+
+// A decode-type row whose time is `ns` (working set 1 MB) with `q_heads` query heads.
+ResultRow timed_row(const std::string& benchmark, const std::string& dtype, int threads, int q_heads, int kv_heads,
+                    double ns, const std::string& run = "run-a") {
+  ResultRow r = decode_row(benchmark, dtype, threads, 16384, 1e6, 1e6 / ns, "DRAM", "warm", 28, kv_heads, run);
+  set(r, Col::q_heads, std::to_string(q_heads));
+  return r;
+}
+
+const TargetLine* find(const std::vector<TargetLine>& lines, TargetKind kind, const std::string& benchmark,
+                       const std::string& dtype, int threads) {
+  for (const TargetLine& l : lines) {
+    if (l.kind == kind && l.benchmark == benchmark && !l.dtypes.empty() && l.dtypes.front() == dtype &&
+        !l.threads.empty() && l.threads.front() == threads) {
+      return &l;
+    }
+  }
+  return nullptr;
+}
+
+TEST(EfficiencyTargets, DramStreamingUsesEachRowsOwnRunCeilingAndTheWorstRow) {
+  MachineResults m = machine();
+  // fp32 at 16 threads: 95% and 80% of the run's own DRAM ceiling (column), and a row at
+  // 2x LLC that is DRAM-level but below the 4x LLC bar: not pooled.
+  ResultRow a = decode_row("decode_step", "fp32", 16, 8192, 4 * kLlc, 95, "DRAM");
+  set(a, Col::ceiling_gbps, "100");
+  ResultRow b = decode_row("decode_step", "fp32", 16, 16384, 8 * kLlc, 80, "DRAM");
+  set(b, Col::ceiling_gbps, "100");
+  ResultRow small = decode_row("decode_step", "fp32", 16, 4096, 2 * kLlc, 10, "DRAM");
+  set(small, Col::ceiling_gbps, "100");
+  // bf16 in run-b without the column: the DRAM ceiling_read of run-b (200 GB/s) counts, not
+  // run-a's (100 GB/s) nor another thread count's.
+  ResultRow c = decode_row("decode_step", "bf16", 16, 16384, 4 * kLlc, 190, "DRAM", "warm", 28, 8, "run-b");
+  m.summaries = {a, b, small, c,
+                 ceiling("ceiling_read", "DRAM", 16, 100, "run-a"),
+                 ceiling("ceiling_read", "DRAM", 16, 200, "run-b"),
+                 ceiling("ceiling_read", "DRAM", 1, 400, "run-b")};
+  const auto lines = evaluate_targets(m).lines;
+  const TargetLine* fp32 = find(lines, TargetKind::kDramStreaming, "decode_step", "fp32", 16);
+  ASSERT_NE(fp32, nullptr);
+  EXPECT_EQ(fp32->measured, 2);
+  EXPECT_EQ(fp32->met, 1);
+  EXPECT_NEAR(*fp32->worst, 80, 1e-6);
+  EXPECT_NEAR(*fp32->best, 95, 1e-6);
+  EXPECT_EQ(fp32->worst_row->num(Col::context), 16384);
+  EXPECT_EQ(fp32->verdict, Verdict::kNotMet);
+  const TargetLine* bf16 = find(lines, TargetKind::kDramStreaming, "decode_step", "bf16", 16);
+  ASSERT_NE(bf16, nullptr);
+  EXPECT_NEAR(*bf16->worst, 95, 1e-6);
+  EXPECT_EQ(bf16->verdict, Verdict::kMet);
+}
+
+TEST(EfficiencyTargets, LlcResidentPoolsDecodeStepAndAttentionAtTheLlcLevel) {
+  MachineResults m = machine();
+  ResultRow att = decode_row("attention", "fp32", 2, 1024, kLlc / 4, 300, "L3");
+  set(att, Col::ceiling_gbps, "400");
+  ResultRow dec = decode_row("decode_step", "fp32", 2, 1024, kLlc / 4, 200, "L3");
+  set(dec, Col::ceiling_gbps, "400");
+  ResultRow l2 = decode_row("decode_step", "fp32", 2, 16, 1e5, 10, "L2");  // not the LLC level
+  set(l2, Col::ceiling_gbps, "800");
+  m.summaries = {att, dec, l2};
+  const auto lines = evaluate_targets(m).lines;
+  const TargetLine* a = find(lines, TargetKind::kLlcResident, "attention", "fp32", 2);
+  const TargetLine* d = find(lines, TargetKind::kLlcResident, "decode_step", "fp32", 2);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(d, nullptr);
+  EXPECT_NEAR(*a->worst, 75, 1e-6);
+  EXPECT_EQ(a->verdict, Verdict::kMet);
+  EXPECT_NEAR(*d->worst, 50, 1e-6);
+  EXPECT_EQ(d->verdict, Verdict::kNotMet);
+  EXPECT_EQ(d->measured, 1);  // the L2 row is not pooled
+  EXPECT_EQ(lines.size(), 2u);
+}
+
+TEST(EfficiencyTargets, GqaComparesG8WithG1OrTheLargestGBelow) {
+  MachineResults m = machine();
+  ResultRow gqa_base_at_8192 = timed_row("decode_step", "int8", 1, 8, 8, 500, "run-a");
+  set(gqa_base_at_8192, Col::context, "8192");
+  m.summaries = {
+      // fp32: G = 1, 2, 8 (and 16, above the target's range): G = 8 is judged, 1.05 met.
+      timed_row("attention", "fp32", 2, 8, 8, 1000), timed_row("attention", "fp32", 2, 16, 8, 1010),
+      timed_row("attention", "fp32", 2, 64, 8, 1050), timed_row("attention", "fp32", 2, 128, 8, 5000),
+      // bf16: no G = 8; G = 4 is judged: 1.2, not met.
+      timed_row("attention", "bf16", 2, 8, 8, 1000), timed_row("attention", "bf16", 2, 32, 8, 1200),
+      // int8: G = 2 at context 16384 in run-a, whose G = 1 row is at another context; run-b's G = 1
+      // row at 16384 is another run: never paired. run-a attempted GQA, so "not measured".
+      timed_row("decode_step", "int8", 1, 16, 8, 1000, "run-a"), gqa_base_at_8192,
+      timed_row("decode_step", "int8", 1, 8, 8, 1000, "run-b"),
+      // fp16: G = 2 in run-c, which ran no G = 1 row at all: no GQA line.
+      timed_row("decode_step", "fp16", 1, 16, 8, 1000, "run-c")};
+  const auto lines = evaluate_targets(m).lines;
+  const TargetLine* fp32 = find(lines, TargetKind::kGqa, "attention", "fp32", 2);
+  ASSERT_NE(fp32, nullptr);
+  EXPECT_EQ(fp32->group_size, 8);
+  EXPECT_NEAR(*fp32->worst, 1.05, 1e-9);
+  EXPECT_EQ(fp32->worst_partner->num(Col::q_heads), 8);
+  EXPECT_EQ(fp32->verdict, Verdict::kMet);
+  const TargetLine* bf16 = find(lines, TargetKind::kGqa, "attention", "bf16", 2);
+  ASSERT_NE(bf16, nullptr);
+  EXPECT_EQ(bf16->group_size, 4);
+  EXPECT_NEAR(*bf16->worst, 1.2, 1e-9);
+  EXPECT_EQ(bf16->verdict, Verdict::kNotMet);
+  const TargetLine* int8 = find(lines, TargetKind::kGqa, "decode_step", "int8", 1);
+  ASSERT_NE(int8, nullptr);
+  EXPECT_EQ(int8->group_size, 2);
+  EXPECT_EQ(int8->verdict, Verdict::kNotMeasured);
+  EXPECT_EQ(int8->unmeasured, 1);
+  EXPECT_FALSE(int8->worst.has_value());
+  EXPECT_EQ(find(lines, TargetKind::kGqa, "decode_step", "fp16", 1), nullptr);
+}
+
+TEST(EfficiencyTargets, BandwidthTargetsLeaveOutGroupsBeyondTheGqaRange) {
+  MachineResults m = machine();
+  ResultRow g4 = decode_row("decode_step", "fp32", 2, 2048, kLlc / 4, 80, "L3");
+  set(g4, Col::q_heads, "32");  // 32 q / 8 kv: G = 4, pooled
+  set(g4, Col::ceiling_gbps, "100");
+  ResultRow g32 = decode_row("decode_step", "fp32", 2, 2048, kLlc / 32, 10, "L3", "warm", 28, 1);
+  set(g32, Col::q_heads, "32");  // 32 q / 1 kv: G = 32, left out and counted
+  set(g32, Col::ceiling_gbps, "100");
+  m.summaries = {g4, g32};
+  const EfficiencyTargets t = evaluate_targets(m);
+  ASSERT_EQ(t.lines.size(), 1u);
+  EXPECT_EQ(t.lines[0].measured, 1);
+  EXPECT_NEAR(*t.lines[0].worst, 80, 1e-6);
+  EXPECT_EQ(t.lines[0].verdict, Verdict::kMet);
+  EXPECT_EQ(t.rows_beyond_gqa_range, 1);
+}
+
+TEST(EfficiencyTargets, AppendIsTimedAgainstTheMatchingMemcpyRow) {
+  MachineResults m = machine();
+  ResultRow fast = timed_row("append", "fp32", 1, 16, 8, 110);
+  ResultRow fast_base = timed_row("append_memcpy", "fp32", 1, 16, 8, 100);
+  ResultRow slow = timed_row("append", "int8", 1, 16, 8, 300);
+  ResultRow slow_base = timed_row("append_memcpy", "int8", 1, 16, 8, 100);
+  ResultRow other_context = timed_row("append_memcpy", "int8", 1, 16, 8, 10);
+  set(other_context, Col::context, "2048");  // another configuration: not the baseline
+  ResultRow alone = timed_row("append", "bf16", 1, 16, 8, 100);
+  m.summaries = {fast, fast_base, slow, other_context, slow_base, alone};
+  const auto lines = evaluate_targets(m).lines;
+  const TargetLine* fp32 = find(lines, TargetKind::kAppend, "append", "fp32", 1);
+  ASSERT_NE(fp32, nullptr);
+  EXPECT_NEAR(*fp32->worst, 1.10, 1e-9);
+  EXPECT_EQ(fp32->verdict, Verdict::kMet);
+  const TargetLine* int8 = find(lines, TargetKind::kAppend, "append", "int8", 1);
+  ASSERT_NE(int8, nullptr);
+  EXPECT_NEAR(*int8->worst, 3.0, 1e-9);
+  EXPECT_EQ(int8->verdict, Verdict::kNotMet);
+  const TargetLine* bf16 = find(lines, TargetKind::kAppend, "append", "bf16", 1);
+  ASSERT_NE(bf16, nullptr);
+  EXPECT_EQ(bf16->verdict, Verdict::kNotMeasured);
+  EXPECT_NE(bf16->missing.find("append_memcpy"), std::string::npos);
+}
+
+TEST(EfficiencyTargets, PrefillIsAPercentOfTheRunsCopyCeilingAtItsLevel) {
+  MachineResults m = machine();
+  ResultRow l3 = decode_row("prefill_copy", "fp32", 2, 4096, 1e7, 45, "L3");
+  ResultRow dram = decode_row("prefill_copy", "fp32", 2, 65536, 2e8, 18, "DRAM");
+  ResultRow no_ceiling = decode_row("prefill_copy", "bf16", 1, 4096, 1e7, 18, "L3");
+  m.summaries = {l3, dram, no_ceiling,
+                 ceiling("ceiling_copy", "L3", 2, 50), ceiling("ceiling_copy", "DRAM", 2, 20),
+                 ceiling("ceiling_read", "L3", 1, 100)};  // a read ceiling is not a copy ceiling
+  const auto lines = evaluate_targets(m).lines;
+  const TargetLine* fp32 = find(lines, TargetKind::kPrefill, "prefill_copy", "fp32", 2);
+  ASSERT_NE(fp32, nullptr);
+  EXPECT_EQ(fp32->measured, 2);
+  EXPECT_NEAR(*fp32->worst, 90, 1e-6);
+  EXPECT_NEAR(*fp32->best, 90, 1e-6);
+  EXPECT_EQ(fp32->verdict, Verdict::kMet);
+  const TargetLine* bf16 = find(lines, TargetKind::kPrefill, "prefill_copy", "bf16", 1);
+  ASSERT_NE(bf16, nullptr);
+  EXPECT_EQ(bf16->verdict, Verdict::kNotMeasured);
+}
+
+TEST(EfficiencyTargets, PeersAreInformationalGbpsRatios) {
+  MachineResults m = machine();
+  ResultRow ours = decode_row("attention", "fp32", 2, 4096, 1e9, 30, "DRAM");
+  ResultRow peer = decode_row("peer_torch", "fp32", 2, 4096, 1e9, 20, "DRAM");
+  ResultRow lonely_peer = decode_row("peer_torch", "fp32", 2, 8192, 2e9, 20, "DRAM");
+  m.summaries = {ours, peer, lonely_peer};
+  const auto lines = evaluate_targets(m).lines;
+  const TargetLine* p = find(lines, TargetKind::kPeers, "peer_torch", "fp32", 2);
+  ASSERT_NE(p, nullptr);
+  EXPECT_NEAR(*p->worst, 1.5, 1e-9);
+  EXPECT_EQ(p->verdict, Verdict::kInformational);
+  EXPECT_EQ(p->unmeasured, 1);  // the peer at 8192 has no kvbench row
+}
+
+TEST(EfficiencyTargets, InvalidRowsMakeTheirLineNotMet) {
+  MachineResults m = machine();
+  ResultRow good = decode_row("decode_step", "fp32", 1, 16384, 8 * kLlc, 99, "DRAM");
+  set(good, Col::ceiling_gbps, "100");
+  ResultRow bad = decode_row("decode_step", "fp32", 1, 32768, 16 * kLlc, 99, "DRAM");
+  set(bad, Col::ceiling_gbps, "100");
+  set(bad, Col::valid, "0");
+  m.summaries = {good, bad};
+  const auto lines = evaluate_targets(m).lines;
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].measured, 1);
+  EXPECT_EQ(lines[0].met, 1);
+  EXPECT_EQ(lines[0].invalid, 1);
+  EXPECT_EQ(lines[0].verdict, Verdict::kNotMet);
+}
+
+TEST(EfficiencyTargets, AbsentRowsGiveNoLinesAndUnmeasuredLinesMerge) {
+  MachineResults m = machine();
+  m.summaries = {decode_row("decode_step", "fp32", 1, 16, 1e5, 10, "L2"), ceiling("ceiling_read", "L2", 1, 20)};
+  EXPECT_TRUE(evaluate_targets(m).lines.empty());
+
+  // No ceilings at all: one "not measured" line for every dtype and thread count.
+  m.summaries = {decode_row("decode_step", "fp32", 1, 16384, 8 * kLlc, 10, "DRAM"),
+                 decode_row("decode_step", "bf16", 2, 16384, 4 * kLlc, 10, "DRAM"),
+                 decode_row("decode_step", "fp32", 2, 16384, 8 * kLlc, 10, "DRAM")};
+  const auto lines = evaluate_targets(m).lines;
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].verdict, Verdict::kNotMeasured);
+  EXPECT_EQ(lines[0].dtypes, (std::vector<std::string>{"fp32", "bf16"}));
+  EXPECT_EQ(lines[0].threads, (std::vector<int>{1, 2}));
+  EXPECT_EQ(lines[0].unmeasured, 3);
+}
+
+TEST(EfficiencyTargets, LinesComeInTargetThenDtypeThenThreadOrder) {
+  MachineResults m = machine();
+  ResultRow llc = decode_row("decode_step", "fp32", 1, 1024, kLlc / 4, 50, "L3");
+  set(llc, Col::ceiling_gbps, "100");
+  ResultRow d16 = decode_row("decode_step", "bf16", 16, 16384, 8 * kLlc, 50, "DRAM");
+  set(d16, Col::ceiling_gbps, "100");
+  ResultRow d1 = decode_row("decode_step", "bf16", 1, 16384, 8 * kLlc, 50, "DRAM");
+  set(d1, Col::ceiling_gbps, "100");
+  ResultRow f1 = decode_row("decode_step", "fp32", 1, 16384, 8 * kLlc, 50, "DRAM");
+  set(f1, Col::ceiling_gbps, "100");
+  m.summaries = {llc, d16, d1, f1};
+  const auto lines = evaluate_targets(m).lines;
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0].dtypes.front(), "fp32");
+  EXPECT_EQ(lines[1].dtypes.front(), "bf16");
+  EXPECT_EQ(lines[1].threads.front(), 1);
+  EXPECT_EQ(lines[2].threads.front(), 16);
+  EXPECT_EQ(lines[3].kind, TargetKind::kLlcResident);
+}
+
+}  // namespace
+}  // namespace kvb
