@@ -1,46 +1,81 @@
 #!/usr/bin/env bash
 # Produces one CPU's reference result set in OUTDIR: topology, ceilings, a likwid-bench
-# cross-check of the read ceiling (when likwid-bench is installed), the default run, a
-# vendor-eval sweep and the PyTorch peer. Extra arguments go to the vendor-eval `kvbench run`
-# (to trim the grid to a time budget); the exact commands are logged in OUTDIR/commands.txt.
+# cross-check of the read ceiling (when likwid-bench is installed), the default run, the
+# efficiency-target runs (Qwen3-0.6B at every thread count, GQA, LLC fit), the PyTorch peer with
+# kvbench rows of the same shapes, and a vendor-eval sweep. Extra arguments go to the vendor-eval
+# `kvbench run` (to trim the grid to a time budget); the exact commands and their exit statuses
+# are logged in OUTDIR/commands.txt. Each step writes its own file, so steps can run in separate
+# sessions (ONLY / SKIP) into the same OUTDIR.
 #
-#   results/reference-run.sh OUTDIR [kvbench run overrides...]
+#   results/reference-run.sh OUTDIR [vendor-eval overrides...]
 #
-# KVBENCH selects the binary (default build/kvbench), PYTHON the interpreter that
-# has torch (default python3), PEER_ARGS the torch peer's arguments, SKIP a space-separated
-# list of steps to skip (topo ceilings likwid default vendor peer).
+# Environment:
+#   KVBENCH   the binary (default build/kvbench)     PYTHON   interpreter with torch (python3)
+#   THREADS   thread counts of the target runs (default 1,2,4,... up to and with every PU)
+#   ONLY      space-separated steps to run (default all); SKIP  steps to skip
+#   STEP_TIMEOUT  seconds any one step may take (default: none)
+#   HARNESS_BUILD folder holding harness/kvbench-harness-info for the likwid step (build)
+# Steps: topo ceilings likwid default targets gqa llcfit peer vendor
 set -uo pipefail
-out=${1:?usage: results/reference-run.sh OUTDIR [kvbench run overrides...]}
+out=${1:?usage: results/reference-run.sh OUTDIR [vendor-eval overrides...]}
 shift
 kvbench=${KVBENCH:-build/kvbench}
 python=${PYTHON:-python3}
+only=" ${ONLY:-topo ceilings likwid default targets gqa llcfit peer vendor} "
 skip=" ${SKIP:-} "
+timeout_s=${STEP_TIMEOUT:-0}
 mkdir -p "$out"
+pus=$(nproc)
+if [[ -z ${THREADS:-} ]]; then
+  THREADS=1
+  for ((t = 2; t < pus; t *= 2)); do THREADS+=",$t"; done
+  ((pus > 1)) && THREADS+=",$pus"
+fi
+
 log() { echo "$*" >> "$out/commands.txt"; }
-step() {  # step NAME LOGFILE COMMAND...: run unless skipped, log the command and its status
+wanted() { [[ $only == *" $1 "* && $skip != *" $1 "* ]]; }
+step() {  # step NAME LOGFILE COMMAND...: run if wanted, log the command and its status
   local name=$1 logfile=$2; shift 2
-  [[ $skip == *" $name "* ]] && return 0
+  wanted "$name" || return 0
   log "$*"
-  local start=$SECONDS
-  "$@" > "$out/$logfile" 2>&1
-  local rc=$?
+  local start=$SECONDS rc
+  if ((timeout_s > 0)); then
+    timeout "$timeout_s" "$@" > "$out/$logfile" 2>&1
+  else
+    "$@" > "$out/$logfile" 2>&1
+  fi
+  rc=$?
   log "  -> exit $rc after $((SECONDS - start)) s"
   echo "[$name] exit $rc after $((SECONDS - start)) s" >&2
 }
 
-log "# $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname), kvbench $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
-threads_all=$(nproc)
+log "# $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname), $kvbench (every CSV row names its build's commit)"
 step topo topo.txt "$kvbench" topo
 step ceilings ceilings-1t.txt "$kvbench" ceilings --threads 1
 step ceilings ceilings-all.txt "$kvbench" ceilings --threads all
 if command -v likwid-bench >/dev/null; then
-  for t in 1 "$threads_all"; do
-    step likwid "likwid-load-1GB-${t}t.txt" likwid-bench -t load_avx512 -w "S0:1GB:$t"
-    step likwid "likwid-load-16MB-${t}t.txt" likwid-bench -t load_avx512 -w "S0:16MB:$t"
-  done
+  step likwid likwid-crosscheck.txt harness/likwid_crosscheck.sh "${HARNESS_BUILD:-build}" 2 \
+    1GB:1 4GB:1 1GB:"$pus" 4GB:"$pus"
 fi
 step default default.log "$kvbench" run --out "$out/default.csv"
-step vendor vendor-eval.log "$kvbench" run --config configs/sweeps/vendor-eval.ini --out "$out/vendor-eval.csv" "$@"
-# shellcheck disable=SC2086
-step peer peer_torch.log "$python" analysis/peers/torch_attention.py --out "$out/peer_torch.csv" ${PEER_ARGS:-}
+# Decode streaming (contexts sized from the caches: L2, LLC and 4x LLC), one-token append
+# against a memcpy of the same bytes, and the bulk prefill copy, every dtype, every thread count.
+step targets targets.log "$kvbench" run --model qwen3-0.6b --context auto --dtype all \
+  --threads "$THREADS" --benchmarks decode_step,append,prefill_copy --repetitions 5 \
+  --min-time 0.1 --out "$out/targets.csv"
+step gqa gqa.log "$kvbench" run --model qwen3-0.6b --q-heads 8,16,32,64 --kv-heads 8 \
+  --context 16384 --threads "1,$pus" --dtype all --benchmarks attention --repetitions 5 \
+  --min-time 0.1 --out "$out/gqa.csv"
+step llcfit llc-fit.log "$kvbench" run --config configs/sweeps/llc-fit.ini --out "$out/llc-fit.csv"
+# The peer and kvbench on the same shapes, one after the other.
+peer_dtypes=${PEER_DTYPES:-fp32,fp16,bf16}
+step peer peer-match.log "$kvbench" run --model qwen3-0.6b --context 4096,16384 \
+  --dtype "$peer_dtypes" --threads "1,$pus" --benchmarks attention --repetitions 5 --min-time 0.1 \
+  --out "$out/peer-match.csv"
+step peer peer_torch.log "$python" analysis/peers/torch_attention.py --model qwen3-0.6b \
+  --layers 28 --q-heads 16 --kv-heads 8 --head-dim 128 --context 4096,16384 \
+  --dtype "$peer_dtypes" --threads "1,$pus" --repetitions 5 --min-time 0.1 \
+  --out "$out/peer_torch.csv"
+step vendor vendor-eval.log "$kvbench" run --config configs/sweeps/vendor-eval.ini \
+  --out "$out/vendor-eval.csv" "$@"
 exit 0
