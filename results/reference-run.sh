@@ -14,6 +14,7 @@
 #   THREADS   thread counts of the target runs (default 1,2,4,... up to and with every PU)
 #   ONLY      space-separated steps to run (default all); SKIP  steps to skip
 #   STEP_TIMEOUT  seconds any one step may take (default: none)
+#   REPETITIONS   repetitions of the target, GQA and peer runs (default 5)
 #   HARNESS_BUILD folder holding harness/kvbench-harness-info for the likwid step (build)
 # Steps: topo ceilings likwid default targets gqa llcfit peer vendor
 set -uo pipefail
@@ -24,6 +25,7 @@ python=${PYTHON:-python3}
 only=" ${ONLY:-topo ceilings likwid default targets gqa llcfit peer vendor} "
 skip=" ${SKIP:-} "
 timeout_s=${STEP_TIMEOUT:-0}
+reps=${REPETITIONS:-5}
 mkdir -p "$out"
 pus=$(nproc)
 if [[ -z ${THREADS:-} ]]; then
@@ -61,20 +63,20 @@ step default default.log "$kvbench" run --out "$out/default.csv"
 # Decode streaming (contexts sized from the caches: L2, LLC and 4x LLC), one-token append
 # against a memcpy of the same bytes, and the bulk prefill copy, every dtype, every thread count.
 step targets targets.log "$kvbench" run --model qwen3-0.6b --context auto --dtype all \
-  --threads "$THREADS" --benchmarks decode_step,append,prefill_copy --repetitions 5 \
+  --threads "$THREADS" --benchmarks decode_step,append,prefill_copy --repetitions "$reps" \
   --min-time 0.1 --out "$out/targets.csv"
 step gqa gqa.log "$kvbench" run --model qwen3-0.6b --q-heads 8,16,32,64 --kv-heads 8 \
-  --context 16384 --threads "1,$pus" --dtype all --benchmarks attention --repetitions 5 \
+  --context 16384 --threads "1,$pus" --dtype all --benchmarks attention --repetitions "$reps" \
   --min-time 0.1 --out "$out/gqa.csv"
 step llcfit llc-fit.log "$kvbench" run --config configs/sweeps/llc-fit.ini --out "$out/llc-fit.csv"
 # The peer and kvbench on the same shapes, one after the other.
 peer_dtypes=${PEER_DTYPES:-fp32,fp16,bf16}
 step peer peer-match.log "$kvbench" run --model qwen3-0.6b --context 4096,16384 \
-  --dtype "$peer_dtypes" --threads "1,$pus" --benchmarks attention --repetitions 5 --min-time 0.1 \
+  --dtype "$peer_dtypes" --threads "1,$pus" --benchmarks attention --repetitions "$reps" --min-time 0.1 \
   --out "$out/peer-match.csv"
 step peer peer_torch.log "$python" analysis/peers/torch_attention.py --model qwen3-0.6b \
   --layers 28 --q-heads 16 --kv-heads 8 --head-dim 128 --context 4096,16384 \
-  --dtype "$peer_dtypes" --threads "1,$pus" --repetitions 5 --min-time 0.1 \
+  --dtype "$peer_dtypes" --threads "1,$pus" --repetitions "$reps" --min-time 0.1 \
   --out "$out/peer_torch.csv"
 step vendor vendor-eval.log "$kvbench" run --config configs/sweeps/vendor-eval.ini \
   --out "$out/vendor-eval.csv" "$@"
