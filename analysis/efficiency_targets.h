@@ -15,7 +15,7 @@ enum class TargetKind {
   kLlcResident,    // decode_step / attention at the LLC level: % of the run's LLC read ceiling, >= 70
   kGqa,            // ns_per_step at q_heads = G x kv_heads over q_heads = kv_heads (G = 8 or largest <= 8), <= 1.10
   kAppend,         // append ns_per_step over append_memcpy ns_per_step, <= 1.25
-  kPrefill,        // prefill_copy GB/s as % of the run's ceiling_copy at the row's level, >= 85
+  kPrefill,        // prefill_copy (ws >= 4x LLC) GB/s as % of the run's DRAM ceiling_copy, >= 85
   kPeers,          // kvbench GB/s / peer GB/s: informational, no threshold
 };
 

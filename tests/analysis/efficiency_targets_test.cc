@@ -194,21 +194,25 @@ TEST(EfficiencyTargets, AppendIsTimedAgainstTheMatchingMemcpyRow) {
   EXPECT_NE(bf16->missing.find("append_memcpy"), std::string::npos);
 }
 
-TEST(EfficiencyTargets, PrefillIsAPercentOfTheRunsCopyCeilingAtItsLevel) {
+TEST(EfficiencyTargets, PrefillOfADramSizedCacheIsAPercentOfTheRunsDramCopyCeiling) {
   MachineResults m = machine();
-  ResultRow l3 = decode_row("prefill_copy", "fp32", 2, 4096, 1e7, 45, "L3");
-  ResultRow dram = decode_row("prefill_copy", "fp32", 2, 65536, 2e8, 18, "DRAM");
-  ResultRow no_ceiling = decode_row("prefill_copy", "bf16", 1, 4096, 1e7, 18, "L3");
-  m.summaries = {l3, dram, no_ceiling,
+  ResultRow l3 = decode_row("prefill_copy", "fp32", 2, 4096, 1e7, 45, "L3");  // few tokens: left out
+  ResultRow dram = decode_row("prefill_copy", "fp32", 2, 65536, 4 * kLlc, 18, "DRAM");
+  ResultRow slow = decode_row("prefill_copy", "fp16", 2, 65536, 5 * kLlc, 10, "DRAM");
+  ResultRow no_ceiling = decode_row("prefill_copy", "bf16", 1, 65536, 4 * kLlc, 18, "DRAM");
+  m.summaries = {l3, dram, slow, no_ceiling,
                  ceiling("ceiling_copy", "L3", 2, 50), ceiling("ceiling_copy", "DRAM", 2, 20),
-                 ceiling("ceiling_read", "L3", 1, 100)};  // a read ceiling is not a copy ceiling
+                 ceiling("ceiling_read", "DRAM", 1, 100)};  // a read ceiling is not a copy ceiling
   const auto lines = evaluate_targets(m).lines;
   const TargetLine* fp32 = find(lines, TargetKind::kPrefill, "prefill_copy", "fp32", 2);
   ASSERT_NE(fp32, nullptr);
-  EXPECT_EQ(fp32->measured, 2);
+  EXPECT_EQ(fp32->measured, 1);
   EXPECT_NEAR(*fp32->worst, 90, 1e-6);
-  EXPECT_NEAR(*fp32->best, 90, 1e-6);
   EXPECT_EQ(fp32->verdict, Verdict::kMet);
+  const TargetLine* fp16 = find(lines, TargetKind::kPrefill, "prefill_copy", "fp16", 2);
+  ASSERT_NE(fp16, nullptr);
+  EXPECT_NEAR(*fp16->worst, 50, 1e-6);
+  EXPECT_EQ(fp16->verdict, Verdict::kNotMet);
   const TargetLine* bf16 = find(lines, TargetKind::kPrefill, "prefill_copy", "bf16", 1);
   ASSERT_NE(bf16, nullptr);
   EXPECT_EQ(bf16->verdict, Verdict::kNotMeasured);

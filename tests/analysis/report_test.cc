@@ -149,8 +149,8 @@ TEST(ReportCommand, EfficiencyTargetsRenderGqaAppendAndPrefillLines) {
       target_row(a, "append", "bf16", 8, 120, 1e3, "L1", true),
       target_row(a, "append_memcpy", "bf16", 8, 100, 1e3, "L1", true),
       target_row(a, "append", "int8", 8, 120, 1e3, "L1", true),  // no append_memcpy partner
-      target_row(a, "prefill_copy", "fp32", 8, 1e6, 45e6, "L3", true),  // 90 GB/s
-      target_row(a, "ceiling_copy", "", 8, 1e6, 50e6, "L3", true)};     // 100 GB/s
+      target_row(a, "prefill_copy", "fp32", 8, 2e6, 90e6, "DRAM", true),  // 90 GB/s, 180 MB >= 4x LLC
+      target_row(a, "ceiling_copy", "", 8, 1e6, 50e6, "DRAM", true)};      // 100 GB/s
   testing::write_text(dir / "in.csv", testing::to_csv(rows));
   ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "in.csv").string(), "--out", (dir / "out").string()}), 0);
   const std::string md = read(dir / "out" / "report.md");
