@@ -63,11 +63,10 @@ std::optional<double> time_ratio(const ResultRow& num, const ResultRow& den) {
   return *a / *b;
 }
 
-// More query heads per KV head than the GQA target covers: such decode is compute-bound by
-// design (G flops per KV byte), so its bandwidth is not held to a bandwidth target.
-bool beyond_gqa_range(const ResultRow& r) {
+// More query heads per KV head than the bandwidth targets cover (see kMaxStreamingGroupSize).
+bool beyond_streaming_group(const ResultRow& r) {
   const auto q = r.num(Col::q_heads), kv = r.num(Col::kv_heads);
-  return q && kv && *kv > 0 && *q > kMaxTargetGroupSize * *kv;
+  return q && kv && *kv > 0 && *q > kMaxStreamingGroupSize * *kv;
 }
 
 void bandwidth_targets(const MachineResults& m, const RunCeilings& ceilings, std::vector<Sample>* out,
@@ -75,7 +74,7 @@ void bandwidth_targets(const MachineResults& m, const RunCeilings& ceilings, std
   const std::string llc = llc_level(m);
   for (const ResultRow& r : m.summaries) {
     const std::string& bench = r.str(Col::benchmark);
-    if ((bench == "decode_step" || bench == "attention") && beyond_gqa_range(r)) {
+    if ((bench == "decode_step" || bench == "attention") && beyond_streaming_group(r)) {
       const auto ratio = ws_over_llc(m, r);
       if ((bench == "decode_step" && ratio && *ratio >= 4) || r.str(Col::ws_level) == llc) ++*left_out;
       continue;
@@ -255,7 +254,7 @@ EfficiencyTargets evaluate_targets(const MachineResults& m) {
   const RunCeilings ceilings(m);
   EfficiencyTargets result;
   std::vector<Sample> samples;
-  bandwidth_targets(m, ceilings, &samples, &result.rows_beyond_gqa_range);
+  bandwidth_targets(m, ceilings, &samples, &result.rows_beyond_streaming_group);
   gqa_target(m, &samples);
   append_target(m, &samples);
   peer_target(m, &samples);

@@ -315,10 +315,11 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms)
                  target_verdict(l)});
     }
     md << "### " << m.id << ": " << md_escape(m.label) << "\n\n" << t.markdown() << "\n";
-    if (targets.rows_beyond_gqa_range > 0) {
-      md << "Left out of the DRAM and LLC targets: " << targets.rows_beyond_gqa_range << " row"
-         << (targets.rows_beyond_gqa_range == 1 ? "" : "s") << " with more than " << kMaxTargetGroupSize
-         << " query heads per KV head (compute-bound by design; see Per configuration).\n\n";
+    if (targets.rows_beyond_streaming_group > 0) {
+      md << "Left out of the DRAM and LLC targets: " << targets.rows_beyond_streaming_group << " row"
+         << (targets.rows_beyond_streaming_group == 1 ? "" : "s") << " with more than " << kMaxStreamingGroupSize
+         << " query heads per KV head (G fp32 FMAs per cached element for K and for V: judged by the GQA line; "
+            "see Per configuration).\n\n";
     }
   }
   if (!any) md << "No rows any target is computed from (decode\\_step, attention, append, prefill\\_copy, peer rows).\n\n";

@@ -152,21 +152,24 @@ TEST(EfficiencyTargets, GqaComparesG8WithG1OrTheLargestGBelow) {
   EXPECT_EQ(find(lines, TargetKind::kGqa, "decode_step", "fp16", 1), nullptr);
 }
 
-TEST(EfficiencyTargets, BandwidthTargetsLeaveOutGroupsBeyondTheGqaRange) {
+TEST(EfficiencyTargets, BandwidthTargetsLeaveOutGroupsLargerThanTwo) {
   MachineResults m = machine();
-  ResultRow g4 = decode_row("decode_step", "fp32", 2, 2048, kLlc / 4, 80, "L3");
-  set(g4, Col::q_heads, "32");  // 32 q / 8 kv: G = 4, pooled
+  ResultRow g2 = decode_row("decode_step", "fp32", 2, 2048, kLlc / 4, 80, "L3");
+  set(g2, Col::q_heads, "16");  // 16 q / 8 kv: G = 2, pooled
+  set(g2, Col::ceiling_gbps, "100");
+  ResultRow g4 = decode_row("decode_step", "fp32", 2, 2048, kLlc / 4, 30, "L3");
+  set(g4, Col::q_heads, "32");  // 32 q / 8 kv: G = 4, left out and counted
   set(g4, Col::ceiling_gbps, "100");
   ResultRow g32 = decode_row("decode_step", "fp32", 2, 2048, kLlc / 32, 10, "L3", "warm", 28, 1);
   set(g32, Col::q_heads, "32");  // 32 q / 1 kv: G = 32, left out and counted
   set(g32, Col::ceiling_gbps, "100");
-  m.summaries = {g4, g32};
+  m.summaries = {g2, g4, g32};
   const EfficiencyTargets t = evaluate_targets(m);
   ASSERT_EQ(t.lines.size(), 1u);
   EXPECT_EQ(t.lines[0].measured, 1);
   EXPECT_NEAR(*t.lines[0].worst, 80, 1e-6);
   EXPECT_EQ(t.lines[0].verdict, Verdict::kMet);
-  EXPECT_EQ(t.rows_beyond_gqa_range, 1);
+  EXPECT_EQ(t.rows_beyond_streaming_group, 2);
 }
 
 TEST(EfficiencyTargets, AppendIsTimedAgainstTheMatchingMemcpyRow) {
