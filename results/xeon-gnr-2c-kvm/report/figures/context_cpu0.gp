@@ -16,7 +16,7 @@ do for [fmt in "svg png"] {
   set logscale x 2
   set xrange [2.857142857:50045.8]
   set logscale y
-  set yrange [1.493796264:123.1959782]
+  set yrange [1.47904442:131.9043437]
   set ytics ("2.00" 2, "5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100)
   set key outside right top vertical Left reverse noenhanced box width 1 font ",9"
   set xlabel "context (cached positions, log2 scale)"
@@ -28,51 +28,47 @@ do for [fmt in "svg png"] {
        datafile index 3 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 3 title "4L 16q/8kv d128 cold", \
        datafile index 4 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "28L 16q/8kv d128 warm", \
        datafile index 5 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#2ca02c" dt 3 title "28L 16q/8kv d128 cold", \
-       datafile index 6 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "32L 32q/32kv d128 warm", \
-       datafile index 7 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "32L 32q/8kv d128 warm", \
-       40.56323489 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 40.6 GB/s", \
-       33.64959305 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 33.6 GB/s"
+       datafile index 6 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "32L 32q/8kv d128 warm", \
+       datafile index 7 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "32L 32q/1kv d128 warm", \
+       45.41930541 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 45.4 GB/s", \
+       33.92404851 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 33.9 GB/s"
   set title "fp32 (2/2)" noenhanced
-  plot datafile index 8 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "32L 32q/1kv d128 warm", \
-       datafile index 9 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 28L 8q/8kv d128 warm", \
-       datafile index 10 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "attention 28L 16q/8kv d128 warm", \
-       datafile index 11 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 28L 32q/8kv d128 warm", \
-       datafile index 12 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 64q/8kv d128 warm", \
-       40.56323489 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 40.6 GB/s", \
-       33.64959305 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 33.6 GB/s"
+  plot datafile index 8 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "attention 28L 8q/8kv d128 warm", \
+       datafile index 9 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 28L 16q/8kv d128 warm", \
+       datafile index 10 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "attention 28L 32q/8kv d128 warm", \
+       datafile index 11 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 28L 64q/8kv d128 warm", \
+       45.41930541 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 45.4 GB/s", \
+       33.92404851 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 33.9 GB/s"
   set title "fp16" noenhanced
-  plot datafile index 13 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
-       datafile index 14 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/32kv d128 warm", \
-       datafile index 15 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "32L 32q/8kv d128 warm", \
-       datafile index 16 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "32L 32q/1kv d128 warm", \
-       40.56323489 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 40.6 GB/s", \
-       33.64959305 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 33.6 GB/s"
+  plot datafile index 12 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
+       datafile index 13 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
+       datafile index 14 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "32L 32q/1kv d128 warm", \
+       datafile index 15 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 28L 8q/8kv d128 warm", \
+       datafile index 16 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 16q/8kv d128 warm", \
+       datafile index 17 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 32q/8kv d128 warm", \
+       datafile index 18 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 64q/8kv d128 warm", \
+       45.41930541 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 45.4 GB/s", \
+       33.92404851 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 33.9 GB/s"
   set title "bf16" noenhanced
-  plot datafile index 17 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
-       datafile index 18 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/32kv d128 warm", \
-       datafile index 19 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "32L 32q/8kv d128 warm", \
-       datafile index 20 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "32L 32q/1kv d128 warm", \
-       datafile index 21 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 8q/8kv d128 warm", \
-       datafile index 22 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 16q/8kv d128 warm", \
-       datafile index 23 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 32q/8kv d128 warm", \
-       datafile index 24 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#17becf" dt 1 title "attention 28L 64q/8kv d128 warm", \
-       40.56323489 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 40.6 GB/s", \
-       33.64959305 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 33.6 GB/s"
+  plot datafile index 19 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
+       datafile index 20 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
+       datafile index 21 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "32L 32q/1kv d128 warm", \
+       datafile index 22 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 28L 8q/8kv d128 warm", \
+       datafile index 23 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 16q/8kv d128 warm", \
+       datafile index 24 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 32q/8kv d128 warm", \
+       datafile index 25 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 64q/8kv d128 warm", \
+       45.41930541 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 45.4 GB/s", \
+       33.92404851 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 33.9 GB/s"
   set title "int8" noenhanced
-  plot datafile index 25 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
-       datafile index 26 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/32kv d128 warm", \
-       datafile index 27 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "32L 32q/8kv d128 warm", \
-       datafile index 28 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "32L 32q/1kv d128 warm", \
-       datafile index 29 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 8q/8kv d128 warm", \
-       datafile index 30 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 16q/8kv d128 warm", \
-       datafile index 31 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 32q/8kv d128 warm", \
-       datafile index 32 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#17becf" dt 1 title "attention 28L 64q/8kv d128 warm", \
-       40.56323489 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 40.6 GB/s", \
-       33.64959305 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 33.6 GB/s"
-  set title "fp8_e4m3" noenhanced
-  plot datafile index 33 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "32L 32q/32kv d128 warm", \
-       40.56323489 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 40.6 GB/s", \
-       33.64959305 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 33.6 GB/s"
+  plot datafile index 26 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
+       datafile index 27 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
+       datafile index 28 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "32L 32q/1kv d128 warm", \
+       datafile index 29 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 28L 8q/8kv d128 warm", \
+       datafile index 30 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 16q/8kv d128 warm", \
+       datafile index 31 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 32q/8kv d128 warm", \
+       datafile index 32 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 64q/8kv d128 warm", \
+       45.41930541 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 45.4 GB/s", \
+       33.92404851 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 33.9 GB/s"
   unset multiplot
 
   unset output
