@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "analysis/display_order.h"
+#include "analysis/efficiency_targets.h"
 #include "analysis/series_selection.h"
 
 namespace kvb {
@@ -21,8 +22,12 @@ HeadlinePoint pick(const MachineResults& m, const std::string& dtype, int thread
         r.str(Col::ws_level) != level || !attained_gbps(r)) {
       continue;
     }
+    // Groups of more than kMaxStreamingGroupSize query heads per KV head are compute-bound (the
+    // GQA line judges them): a streaming shape wins where one was run.
     auto rank = [](const ResultRow& x) {
-      return std::make_tuple(x.num_or(Col::working_set_bytes, 0), x.str(Col::cache_state) == "warm");
+      const double q = x.num_or(Col::q_heads, 0), kv = x.num_or(Col::kv_heads, 0);
+      const bool streaming = kv > 0 && q <= kMaxStreamingGroupSize * kv;
+      return std::make_tuple(streaming, x.num_or(Col::working_set_bytes, 0), x.str(Col::cache_state) == "warm");
     };
     if (!p.row || rank(r) > rank(*p.row)) p.row = &r;
   }

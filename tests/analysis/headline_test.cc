@@ -57,6 +57,17 @@ TEST(Headline, PicksTheLargestDramAndLlcRowsAndMatchesPeers) {
   EXPECT_NEAR(*bf16.peers[0].speed, 2, 1e-6);
 }
 
+TEST(Headline, PrefersStreamingGroupsOverLargerComputeBoundOnes) {
+  MachineResults m;
+  m.summaries.push_back(decode_row("decode_step", "fp32", 16, 1024, 2.4e8, 200, "L3"));  // 16 q / 8 kv
+  m.summaries.push_back(decode_row("decode_step", "fp32", 16, 4096, 2.8e8, 20, "L3", "warm", 28, 1));  // G = 16
+  m.summaries.push_back(decode_row("decode_step", "bf16", 16, 4096, 2.8e8, 15, "L3", "warm", 28, 1));  // only G = 16
+  const Headline h = build_headline(m);
+  ASSERT_EQ(h.rows.size(), 2u);
+  EXPECT_NEAR(*h.rows[0].llc_max_threads.gbps, 200, 1e-6);
+  EXPECT_NEAR(*h.rows[1].llc_max_threads.gbps, 15, 1e-6);  // nothing else run: still shown
+}
+
 TEST(Headline, NoCeilingMeansNoPercentage) {
   MachineResults m;
   m.summaries.push_back(decode_row("decode_step", "int8", 2, 8192, 2e9, 7, "DRAM"));
