@@ -1,7 +1,7 @@
 // SIMD row encoders. fp16 uses the hardware converter only where it rounds exactly like
 // f32_to_f16 (x86 F16C / AVX-512: round to nearest even, subnormals kept, quiet NaN with the top
-// payload bits); bf16 rounds with integer arithmetic; int8 divides by the row scale and rounds
-// to nearest even, exactly as encode_int8_row does. Remaining elements use the scalar codecs.
+// payload bits); bf16 rounds with integer arithmetic; int8 multiplies by the row scale's reciprocal and
+// rounds to nearest even, exactly as encode_int8_row does. Remaining elements use the scalar codecs.
 // int4 quantises like int8 and packs lane pairs into nibbles; fp8 rounds the fp32 bits with
 // integer arithmetic (hardware rounding for the subnormal range).
 #include "kernels/row_encode.h"
@@ -112,6 +112,27 @@ class Pack4 {
   bool usable_ = false;
 };
 #endif
+
+// Stores the 8-bit codes of elements [0, j0) of a row (j0 a multiple of the vector length): four
+// vectors per full-width store where Pack4 works on this target, one narrowed vector at a time
+// otherwise. code(j) gives the int32 codes of elements [j, j + Lanes).
+template <typename T8, class F>
+HWY_INLINE void StoreCodes(F code, T8* o, std::int64_t j0, bool stream) {
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<T8, decltype(df)> dn;
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
+  std::int64_t j = 0;
+#if HWY_TARGET != HWY_SCALAR
+  static const Pack4<T8> pack;
+  if (pack.usable()) {
+    const typename Pack4<T8>::D8 d8;
+    const bool nt4 = stream && Aligned(d8, o);
+    for (; j + 4 * N <= j0; j += 4 * N) Put(d8, pack(code(j), code(j + N), code(j + 2 * N), code(j + 3 * N)), o + j, nt4);
+  }
+#endif
+  const bool nt = stream && Aligned(dn, o);
+  for (; j < j0; j += N) Put(dn, hn::DemoteTo(dn, code(j)), o + j, nt);
+}
 
 // Bulk encodes (prefill) stream their fp32 source from memory, and the encoders that do more
 // work per vector than a conversion keep too few source lines in flight: bf16 prefill ran at
@@ -252,12 +273,8 @@ void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,
                   std::int64_t dst_stride, std::int64_t rows, std::int32_t d, float* scales,
                   std::int64_t scale_stride, bool stream) {
   const hn::ScalableTag<float> df;
-  const hn::Rebind<std::int8_t, decltype(df)> di8;
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   const std::int64_t j0 = d / N * N;
-#if HWY_TARGET != HWY_SCALAR
-  static const Pack4<std::int8_t> pack;
-#endif
   float block_scale[kScaleBlock], block_inv[kScaleBlock];
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
@@ -271,22 +288,12 @@ void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,
       std::memset(o, 0, static_cast<std::size_t>(d));
       continue;
     }
-    const bool nt = stream && Aligned(di8, o);
     const auto vinv = hn::Set(df, block_inv[r % kScaleBlock]);
     const auto lo = hn::Set(df, -127.0f), hi = hn::Set(df, 127.0f);
     const auto quantise = [&](std::int64_t j) {
       return RoundSmall(df, hn::Min(hi, hn::Max(lo, hn::Mul(hn::LoadU(df, s + j), vinv))));
     };
-    std::int64_t j = 0;
-#if HWY_TARGET != HWY_SCALAR
-    if (pack.usable()) {
-      const typename Pack4<std::int8_t>::D8 d8;
-      const bool nt4 = stream && Aligned(d8, o);
-      for (; j + 4 * N <= j0; j += 4 * N)
-        Put(d8, pack(quantise(j), quantise(j + N), quantise(j + 2 * N), quantise(j + 3 * N)), o + j, nt4);
-    }
-#endif
-    for (; j < j0; j += N) Put(di8, hn::DemoteTo(di8, quantise(j)), o + j, nt);
+    StoreCodes(quantise, o, j0, stream);
     if (j0 < d) encode_int8_row(s + j0, static_cast<std::int32_t>(d - j0), scale, o + j0);
   }
 }
@@ -366,16 +373,12 @@ void EncodeRowsFp8(const float* src, std::int64_t src_stride, std::uint8_t* dst,
                    bool stream) {
   const hn::ScalableTag<float> df;
   const hn::RebindToSigned<decltype(df)> di;
-  const hn::Rebind<std::uint8_t, decltype(df)> du8;
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   const std::int64_t j0 = d / N * N;
   constexpr int kEmin = 1 - B;
   constexpr int kShift = 23 - M;
   const auto min_normal = hn::Set(df, std::ldexp(1.0f, kEmin));
   const auto sub_magic = hn::Set(df, std::ldexp(1.0f, kEmin + 23 - M));
-#if HWY_TARGET != HWY_SCALAR
-  static const Pack4<std::uint8_t> pack;
-#endif
   const auto rebias = hn::Set(di, (127 - B) << 23);
   const auto half_m1 = hn::Set(di, (1 << (kShift - 1)) - 1);
   const auto one = hn::Set(di, 1);
@@ -394,7 +397,6 @@ void EncodeRowsFp8(const float* src, std::int64_t src_stride, std::uint8_t* dst,
       std::memset(o, 0, static_cast<std::size_t>(d));
       continue;
     }
-    const bool nt = stream && Aligned(du8, o);
     const auto vinv = hn::Set(df, block_inv[r % kScaleBlock]);
     const auto encode = [&](std::int64_t j) {
       const auto y = hn::Mul(hn::LoadU(df, s + j), vinv);
@@ -414,16 +416,7 @@ void EncodeRowsFp8(const float* src, std::int64_t src_stride, std::uint8_t* dst,
       const auto sign = hn::And(hn::ShiftRight<24>(hn::BitCast(di, y)), hn::Set(di, 0x80));
       return hn::Or(code, sign);
     };
-    std::int64_t j = 0;
-#if HWY_TARGET != HWY_SCALAR
-    if (pack.usable()) {
-      const typename Pack4<std::uint8_t>::D8 d8;
-      const bool nt4 = stream && Aligned(d8, o);
-      for (; j + 4 * N <= j0; j += 4 * N)
-        Put(d8, pack(encode(j), encode(j + N), encode(j + 2 * N), encode(j + 3 * N)), o + j, nt4);
-    }
-#endif
-    for (; j < j0; j += N) Put(du8, hn::DemoteTo(du8, encode(j)), o + j, nt);
+    StoreCodes(encode, o, j0, stream);
     if (j0 < d) encode_row(s + j0, static_cast<std::int32_t>(d - j0), scale, o + j0);
   }
 }
