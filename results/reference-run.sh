@@ -53,6 +53,9 @@ step() {  # step NAME LOGFILE COMMAND...: run if wanted, log the command and its
 
 log "# $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname), $kvbench (every CSV row names its build's commit)"
 step topo topo.txt "$kvbench" topo
+# Lent and shared machines change between sessions: record which CPU and kernel this one was.
+command -v lscpu >/dev/null && step topo lscpu.txt lscpu
+step topo uname.txt uname -a
 step ceilings ceilings-1t.txt "$kvbench" ceilings --threads 1
 step ceilings ceilings-all.txt "$kvbench" ceilings --threads all
 if command -v likwid-bench >/dev/null; then
