@@ -20,7 +20,7 @@ int level_rank(const std::string& level) { return rank_in(level, {"L1", "L2", "L
 
 CeilingPivot pivot_ceilings(const MachineResults& m) {
   using Key = std::tuple<int, std::string, int, std::string>;  // ranks keep the display order
-  std::map<Key, std::map<int, double>> best;
+  std::map<Key, std::map<int, std::map<std::string, double>>> best;  // cell -> threads -> run -> best
   std::set<int> threads;
   for (const ResultRow& r : m.summaries) {
     if (!r.is_ceiling() || !r.num(Col::threads)) continue;
@@ -30,16 +30,32 @@ CeilingPivot pivot_ceilings(const MachineResults& m) {
     const auto v = bench == "ceiling_fma" ? m.fma_peak(t) : attained_gbps(r);
     if (!v) continue;
     threads.insert(t);
-    auto& cell = best[{kind_rank(bench), bench, level_rank(level), level}];
-    if (!cell.count(t) || *v > cell[t]) cell[t] = *v;
+    auto& runs = best[{kind_rank(bench), bench, level_rank(level), level}][t];
+    const std::string run = bench == "ceiling_fma" ? "" : r.str(Col::run_id);  // fma_peak is per machine
+    if (!runs.count(run) || *v > runs[run]) runs[run] = *v;
   }
   CeilingPivot p;
   p.threads.assign(threads.begin(), threads.end());
   for (const auto& [key, by_threads] : best) {
-    CeilingPivot::Row row{std::get<1>(key), std::get<3>(key), {}};
+    CeilingPivot::Row row{std::get<1>(key), std::get<3>(key), {}, {}, {}};
     for (int t : p.threads) {
       auto it = by_threads.find(t);
-      row.values.push_back(it == by_threads.end() ? std::nullopt : std::optional<double>(it->second));
+      if (it == by_threads.end()) {
+        row.values.push_back(std::nullopt);
+        row.lowest_run.push_back(std::nullopt);
+        row.runs.push_back(0);
+        continue;
+      }
+      double hi = 0, lo = 0;
+      bool first = true;
+      for (const auto& [run, v] : it->second) {
+        hi = first ? v : std::max(hi, v);
+        lo = first ? v : std::min(lo, v);
+        first = false;
+      }
+      row.values.push_back(hi);
+      row.lowest_run.push_back(lo);
+      row.runs.push_back(static_cast<int>(it->second.size()));
     }
     p.rows.push_back(std::move(row));
   }

@@ -129,9 +129,14 @@ void machines_section(std::ostream& md, const std::vector<MachineResults>& ms) {
   md << "## Machines\n\n" << t.markdown() << "\n";
 }
 
+// A cell names its lowest run when that run's best is below this share of the best run's.
+constexpr double kDriftShown = 0.9;
+
 void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
-  md << "## Measured ceilings\n\nBest median over the buffer sizes of each level, per thread count. GB/s "
-        "(decimal) for bandwidth ceilings, GFLOP/s for `ceiling_fma`.\n\n";
+  md << "## Measured ceilings\n\nBest median over the buffer sizes of each level and over the runs, per thread "
+        "count. GB/s (decimal) for bandwidth ceilings, GFLOP/s for `ceiling_fma`. Where the machine's runs "
+        "differ by more than 10%, the cell also gives the lowest run's best and the number of runs: "
+        "percentages elsewhere use each row's own run.\n\n";
   bool any = false;
   for (const auto& m : ms) {
     const CeilingPivot p = pivot_ceilings(m);
@@ -143,7 +148,15 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
     for (const auto& row : p.rows) {
       std::vector<std::string> cells = {md_escape(row.benchmark), row.level.empty() ? "-" : row.level,
                                         row.benchmark == "ceiling_fma" ? "GFLOP/s" : "GB/s"};
-      for (const auto& v : row.values) cells.push_back(v ? format_number(*v, 4) : "");
+      for (std::size_t i = 0; i < row.values.size(); ++i) {
+        const auto& v = row.values[i];
+        const auto& low = row.lowest_run[i];
+        std::string cell = v ? format_number(*v, 4) : "";
+        if (v && low && row.runs[i] > 1 && *low < kDriftShown * *v) {
+          cell += " (lowest run " + format_number(*low, 4) + ", " + std::to_string(row.runs[i]) + " runs)";
+        }
+        cells.push_back(cell);
+      }
       t.add_row(cells);
     }
     md << "### " << m.id << ": " << md_escape(m.label) << "\n\n" << t.markdown() << "\n";

@@ -7,8 +7,10 @@
 namespace kvb {
 namespace {
 
-ResultRow ceiling(const std::string& bench, const std::string& level, int threads, double gbps, double ws) {
-  return testing::summary_row({{Col::benchmark, bench},
+ResultRow ceiling(const std::string& bench, const std::string& level, int threads, double gbps, double ws,
+                  const std::string& run = "run-1") {
+  return testing::summary_row({{Col::run_id, run},
+                               {Col::benchmark, bench},
                                {Col::ws_level, level},
                                {Col::threads, std::to_string(threads)},
                                {Col::aggregate, "median"},
@@ -44,6 +46,21 @@ TEST(CeilingTable, PivotsKindAndLevelAgainstThreadCounts) {
   EXPECT_EQ(p.rows[3].benchmark, "ceiling_fma");
   EXPECT_EQ(p.rows[3].level, "");
   EXPECT_NEAR(*p.rows[3].values[1], 1800, 1e-9);
+}
+
+TEST(CeilingTable, KeepsTheLowestRunsBestBesideTheBest) {
+  MachineResults m;
+  m.summaries.push_back(ceiling("ceiling_read", "DRAM", 16, 100, 1e9, "run-a"));
+  m.summaries.push_back(ceiling("ceiling_read", "DRAM", 16, 120, 2e9, "run-a"));  // run-a's best: 120
+  m.summaries.push_back(ceiling("ceiling_read", "DRAM", 16, 170, 1e9, "run-b"));
+  m.summaries.push_back(ceiling("ceiling_read", "DRAM", 1, 15, 1e9, "run-a"));
+  const CeilingPivot p = pivot_ceilings(m);
+  ASSERT_EQ(p.rows.size(), 1u);
+  EXPECT_NEAR(*p.rows[0].values[1], 170, 1e-6);
+  EXPECT_NEAR(*p.rows[0].lowest_run[1], 120, 1e-6);
+  EXPECT_EQ(p.rows[0].runs[1], 2);
+  EXPECT_NEAR(*p.rows[0].lowest_run[0], 15, 1e-6);
+  EXPECT_EQ(p.rows[0].runs[0], 1);
 }
 
 }  // namespace
