@@ -94,7 +94,7 @@ void bandwidth_targets(const MachineResults& m, const RunCeilings& ceilings, std
     // prefill of a few tokens measures call overhead, not bandwidth.
     if (bench == "prefill_copy") {
       if (const auto ratio = ws_over_llc(m, r); ratio && *ratio >= 4) {
-        out->push_back(sample(TargetKind::kPrefill, &r, nullptr, percent(gbps, ceilings.gbps("ceiling_copy", r, "DRAM")),
+        out->push_back(sample(TargetKind::kPrefill, &r, nullptr, percent(gbps, ceilings.copy_gbps(r, "DRAM")),
                               "a DRAM ceiling_copy of its run at its thread count"));
       }
     }
@@ -281,6 +281,7 @@ EfficiencyTargets evaluate_targets(const MachineResults& m) {
     }
     const TargetThreshold th = target_threshold(s.kind);
     ++line.measured;
+    if (!ceiling_moved_note(*s.row).empty()) ++line.ceiling_moved;
     if (th.met_by(*s.value)) ++line.met;
     // Worst = furthest from the threshold's side; informational lines: the lowest ratio.
     const bool worse = !line.worst || (th.at_least ? *s.value < *line.worst : *s.value > *line.worst);

@@ -51,6 +51,7 @@ struct TargetLine {
   int met = 0;               // ... of which meet the threshold
   int unmeasured = 0;        // rows without their ceiling or partner row
   int invalid = 0;           // rows that failed validation: left out, and the line is not met
+  int ceiling_moved = 0;     // measured rows whose --ceiling-bracket moved > 10% (run_ceilings.h)
   std::optional<double> worst, best;  // furthest from / closest to the threshold (peers: lowest / highest)
   const ResultRow* worst_row = nullptr;      // the kernel row of the worst value
   const ResultRow* worst_partner = nullptr;  // its G = 1 / append_memcpy / peer row, if any

@@ -21,6 +21,7 @@
 #include "analysis/report_figures.h"
 #include "analysis/result_series.h"
 #include "analysis/result_table.h"
+#include "analysis/run_ceilings.h"
 #include "analysis/staged_output.h"
 #include "analysis/text_table.h"
 
@@ -257,6 +258,7 @@ std::string worst_case(const TargetLine& l) {
   if (r->str(Col::layout) != "head_major" && !r->str(Col::layout).empty()) s += " " + md_escape(r->str(Col::layout));
   if (r->str(Col::cache_state) != "warm") s += " " + r->str(Col::cache_state);
   if (l.kind == TargetKind::kPeers && l.worst_partner) s += " vs kvbench " + md_escape(l.worst_row->str(Col::benchmark));
+  if (const std::string moved = ceiling_moved_note(*r); !moved.empty()) s += " (" + moved + ")";
   return s;
 }
 
@@ -302,6 +304,10 @@ std::string target_verdict(const TargetLine& l) {
     case Verdict::kInformational: s = "informational"; break;
   }
   if (l.invalid > 0) s += "; " + std::to_string(l.invalid) + " row" + (l.invalid == 1 ? "" : "s") + " failed validation";
+  if (l.ceiling_moved > 0) {
+    s += "; " + std::to_string(l.ceiling_moved) + " row" + (l.ceiling_moved == 1 ? "'s" : "s'") +
+         " ceiling moved > " + format_number(100 * kCeilingDriftFlag, 2) + "% while measured";
+  }
   if (l.unmeasured > 0) {
     s += (l.verdict == Verdict::kNotMeasured ? ": " : "; ") + std::to_string(l.unmeasured) + " row" +
          (l.unmeasured == 1 ? "" : "s") + " without " + md_escape(l.missing);
@@ -316,7 +322,10 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms)
         "the threshold. Percentages are of the ceiling measured in the row's own run (same run, threads, pinning and "
         "level); ratios pair rows of one run (GQA: same configuration but q\\_heads; append: same configuration). "
         "Targets without rows are left out; lines whose rows lack their ceiling or partner say not measured, "
-        "merged over dtypes and threads. A row that failed validation makes its line not met.\n\n";
+        "merged over dtypes and threads. A row that failed validation makes its line not met. A row run with "
+        "--ceiling-bracket is held against its own ceiling (the larger of the one measured right before its first "
+        "and right after its last repetition); where the two differ by more than 10% it says \"ceiling moved\" "
+        "(after vs before).\n\n";
   bool any = false;
   for (const auto& m : ms) {
     const EfficiencyTargets targets = evaluate_targets(m);
@@ -361,7 +370,8 @@ void configurations_section(std::ostream& md, const std::vector<MachineResults>&
     }
   }
   md << "## Per configuration\n\nMedian over repetitions. GB/s = cost-model bytes / time; % of ceiling is "
-        "against the machine's measured read ceiling at the row's cache level and thread count.\n\n";
+        "against the machine's measured read ceiling at the row's cache level and thread count; \"ceiling moved "
+        "X%\" marks a --ceiling-bracket row whose own ceiling changed by more than 10% while it was measured.\n\n";
   if (order.empty()) {
     md << "No kernel rows in the input.\n\n";
     return;
@@ -399,7 +409,9 @@ void configurations_section(std::ostream& md, const std::vector<MachineResults>&
       std::string gb = g ? format_number(*g, 4) : "";
       if (c->failed_validation()) gb += " (INVALID)";
       row.push_back(gb);
-      row.push_back(pct ? format_number(*pct, 3) : "");
+      std::string pct_cell = pct ? format_number(*pct, 3) : "";
+      if (const std::string moved = ceiling_moved_note(*c); !moved.empty()) pct_cell += " (" + moved + ")";
+      row.push_back(pct_cell);
       row.push_back(c->num(Col::tokens_per_s) ? format_number(*c->num(Col::tokens_per_s), 4) : "");
       row.push_back(c->str(Col::ws_level));
     }

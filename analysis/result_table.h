@@ -26,7 +26,8 @@ inline constexpr int kSchemaVersion = 1;
   X(bytes_read, Int) X(bytes_written, Int) X(flops, Int) X(gbps, Float) X(gflops, Float) \
   X(ai_flop_per_byte, Float) X(working_set_bytes, Int) X(ceiling_gbps, Float)            \
   X(pct_of_ceiling, Float) X(valid, Int) X(block_size, Int) X(block_order, Text)          \
-  X(seq_lens, Text) X(query_tokens, Int) X(sliding_pattern, Text)
+  X(seq_lens, Text) X(query_tokens, Int) X(sliding_pattern, Text)                       \
+  X(ceiling_before_gbps, Float) X(ceiling_after_gbps, Float)
 
 enum class Col : std::size_t {
 #define KVB_ENUM_ENTRY(name, kind) name,
@@ -50,10 +51,12 @@ inline constexpr Col kConfigColumns[] = {
     Col::pin,       Col::placement, Col::cache_state, Col::ws_level, Col::block_size,
     Col::block_order, Col::seq_lens, Col::query_tokens, Col::sliding_pattern};
 
-// Columns added to schema version 1 later (the variant axes): a file without them reads them
-// as empty, so older version-1 files still load.
-inline constexpr Col kOptionalColumns[] = {Col::block_size, Col::block_order, Col::seq_lens,
-                                           Col::query_tokens, Col::sliding_pattern};
+// Columns added to schema version 1 later (the variant axes, the ceiling bracket): a file
+// without them reads them as empty, so older version-1 files still load.
+inline constexpr Col kOptionalColumns[] = {Col::block_size,          Col::block_order,
+                                           Col::seq_lens,            Col::query_tokens,
+                                           Col::sliding_pattern,     Col::ceiling_before_gbps,
+                                           Col::ceiling_after_gbps};
 
 // One CSV row. Numeric fields are parsed at load time; an empty field is "not measured".
 struct ResultRow {

@@ -1,6 +1,7 @@
 #include "analysis/run_ceilings.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace kvb {
 namespace {
@@ -33,6 +34,27 @@ std::optional<double> RunCeilings::read_gbps(const ResultRow& row, const std::st
     if (const auto own = row.num(Col::ceiling_gbps); own && *own > 0) return own;
   }
   return gbps("ceiling_read", row, level);
+}
+
+std::optional<double> RunCeilings::copy_gbps(const ResultRow& row, const std::string& level) const {
+  if (row.str(Col::ws_level) == level && ceiling_drift(row)) {
+    if (const auto own = row.num(Col::ceiling_gbps); own && *own > 0) return own;
+  }
+  return gbps("ceiling_copy", row, level);
+}
+
+std::optional<double> ceiling_drift(const ResultRow& row) {
+  const auto before = row.num(Col::ceiling_before_gbps), after = row.num(Col::ceiling_after_gbps);
+  if (!before || !after || !(*before > 0) || !(*after > 0)) return std::nullopt;
+  return *after / *before - 1;
+}
+
+std::string ceiling_moved_note(const ResultRow& row) {
+  const auto before = row.num(Col::ceiling_before_gbps), after = row.num(Col::ceiling_after_gbps);
+  const auto drift = ceiling_drift(row);
+  if (!drift || std::max(*before, *after) / std::min(*before, *after) - 1 <= kCeilingDriftFlag) return "";
+  const long pct = std::lround(100 * *drift);
+  return "ceiling moved " + std::string(pct > 0 ? "+" : "") + std::to_string(pct) + "%";
 }
 
 }  // namespace kvb

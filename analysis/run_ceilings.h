@@ -20,9 +20,20 @@ class RunCeilings {
   // The read ceiling `row` is judged against at `level`: its own ceiling_gbps column when `level`
   // is the row's ws_level (kvbench run wrote it from the same run), else the lookup above.
   std::optional<double> read_gbps(const ResultRow& row, const std::string& level) const;
+  // Likewise for the copy ceiling (the write families' ceiling_gbps), but only from a bracketed
+  // row's own column: older files wrote the read ceiling there.
+  std::optional<double> copy_gbps(const ResultRow& row, const std::string& level) const;
 
  private:
   std::map<std::string, double> best_;  // ceiling|run_id|threads|pin|level -> GB/s
 };
+
+// A `kvbench run --ceiling-bracket` row's ceiling_after_gbps / ceiling_before_gbps - 1: how far
+// its own ceiling moved while it was measured; nullopt for rows without a bracket.
+std::optional<double> ceiling_drift(const ResultRow& row);
+// Brackets whose larger end exceeds the smaller by more than this are flagged in the report.
+inline constexpr double kCeilingDriftFlag = 0.10;
+// "ceiling moved -23%" for a flagged row, else "".
+std::string ceiling_moved_note(const ResultRow& row);
 
 }  // namespace kvb

@@ -144,11 +144,20 @@ struct RunState {
   std::set<std::size_t> reported_invalid;
   bool counter_notice_shown = false;
 
+  // --ceiling-bracket: each entry's own ceiling right before its first repetition and right
+  // after its last, measured on buffers kept for the whole run per threads|pin|level.
+  struct Bracket {
+    std::optional<double> before, after;
+  };
+  std::map<std::size_t, Bracket> brackets;  // by entry
+  std::map<std::string, std::unique_ptr<CeilingBuffer>> bracket_buffers;
+
   int invalid = 0, errors = 0;
   struct Summary {
     std::string label;
     double gbps = 0;
     std::optional<double> pct;
+    std::optional<Bracket> bracket;
     bool valid = false;
   };
   std::map<std::size_t, Summary> summary;  // by entry
@@ -186,20 +195,104 @@ struct RunState {
         fixture_error = ex.what();
       }
     }
-    if (fixture && is_variant_family(e.family)) return variant_for(entry_index);
-    if (fixture && reported_invalid.insert(entry_index).second) {
-      try {
-        const Validation& v = fixture->validation(e.family);  // prefill_copy checks here
-        if (!v.valid) {
-          std::fprintf(stderr, "kvbench: VALIDATION FAILED for %s %s: %s\n", family_name(e.family),
-                       configs[e.config].label().c_str(), v.detail.c_str());
+    DecodeFixture* f = nullptr;
+    if (fixture && is_variant_family(e.family)) {
+      f = variant_for(entry_index);
+    } else {
+      if (fixture && reported_invalid.insert(entry_index).second) {
+        try {
+          const Validation& v = fixture->validation(e.family);  // prefill_copy checks here
+          if (!v.valid) {
+            std::fprintf(stderr, "kvbench: VALIDATION FAILED for %s %s: %s\n", family_name(e.family),
+                         configs[e.config].label().c_str(), v.detail.c_str());
+          }
+        } catch (const std::exception& ex) {
+          fixture_error = ex.what();
+          return nullptr;
         }
-      } catch (const std::exception& ex) {
-        fixture_error = ex.what();
-        return nullptr;
       }
+      f = fixture.get();
     }
-    return fixture.get();
+    // Google Benchmark calls in here once per repetition (and per iteration-count trial): the
+    // first call is right before the entry's first repetition. Its trial runs re-warm the
+    // caches the bracket just swept before any timing that counts.
+    if (f && settings->ceiling_bracket && !brackets.count(entry_index)) {
+      brackets[entry_index].before = bracket_ceiling(entry_index, "before");
+    }
+    return f;
+  }
+
+  // What an entry's rows are held against: the ceiling kind, the thread count of its ceiling
+  // group (single-threaded families: 1, on worker 0) and the level where its data lives.
+  struct CeilingTarget {
+    CeilingKind kind = CeilingKind::kRead;
+    bool one_thread = false;
+    int threads = 0;
+    std::vector<unsigned> pus;
+    std::string level;
+    std::int64_t working_set = 0;
+  };
+  CeilingTarget ceiling_target(std::size_t entry_index) const {
+    const Entry& e = entries[entry_index];
+    const DecodeConfig& c = configs[e.config];
+    const Cost cost = cost_of(entry_index);
+    CeilingTarget t;
+    t.working_set = is_variant_family(e.family) ? variant->working_set_bytes()
+                    : decode_type(e.family)     ? c.kv_bytes()
+                                                : cost.bytes_read + cost.bytes_written;
+    t.pus = fixture->pus();
+    t.one_thread = runs_single_threaded(e.family) && !t.pus.empty();
+    if (t.one_thread) t.pus.resize(1);  // worker 0 (the calling thread) alone
+    t.threads = t.one_thread ? 1 : c.threads;
+    // Where the data is when a step starts: cold flushed it to DRAM; weights streamed the
+    // model's weights through the caches, so KV stays cached only if both fit together.
+    std::int64_t resident = t.working_set;
+    if (c.cache_state == CacheState::kWeights) resident += c.shape.layers * c.weight_bytes_per_layer();
+    t.level = c.cache_state == CacheState::kCold
+                  ? "DRAM"
+                  : ws_level_for(resident, topo->cache_bytes_for(1, t.pus),
+                                 topo->cache_bytes_for(2, t.pus), topo->llc_bytes_for(t.pus));
+    // Write families (read + write traffic) are held against the copy ceiling, which counts
+    // both the same way; the rest against the read ceiling.
+    t.kind = writes_cache(e.family) ? CeilingKind::kCopy : CeilingKind::kRead;
+    return t;
+  }
+
+  // The entry's own ceiling, now, on the fixture's pool; nullopt (with a warning) if it cannot
+  // be measured. Short: best of 3 x 0.05 s, on a buffer allocated and first-touched once per
+  // threads|pin|level, so the bracket costs a fraction of the benchmark it brackets.
+  std::optional<double> bracket_ceiling(std::size_t entry_index, const char* when) {
+    const Entry& e = entries[entry_index];
+    const DecodeConfig& c = configs[e.config];
+    try {
+      const CeilingTarget t = ceiling_target(entry_index);
+      std::unique_ptr<CeilingBuffer>& buffer =
+          bracket_buffers[ceiling_group_key(t.threads, c.pin) + "|" + t.level];
+      if (!buffer) {
+        // Sized as the start-of-run ceilings size it for this thread group.
+        const std::vector<unsigned> group_pus =
+            t.one_thread ? t.pus : fixture->pool().bound_pus();
+        for (const WorkingSet& ws : ceiling_working_sets(*topo, group_pus, t.threads)) {
+          if (ws.level == t.level) {
+            buffer = std::make_unique<CeilingBuffer>(fixture->pool(), *topo, ws, t.threads,
+                                                     placement);
+          }
+        }
+        if (!buffer) throw HarnessError("no " + t.level + " working set for the ceilings");
+      }
+      CeilingOptions opt;
+      opt.placement = placement;
+      opt.min_seconds = 0.05;
+      opt.repetitions = 3;
+      const CeilingResult r = measure_bandwidth(fixture->pool(), t.kind, *buffer, opt);
+      std::fprintf(stderr, "  ceiling bracket %s: %s %s %d thread(s) %.2f GB/s\n", when,
+                   ceiling_benchmark_name(t.kind), t.level.c_str(), t.threads, r.gbps);
+      return r.gbps;
+    } catch (const std::exception& ex) {
+      std::fprintf(stderr, "kvbench: --ceiling-bracket: %s %s: %s (its rows keep the run's ceiling)\n",
+                   family_name(e.family), c.label().c_str(), ex.what());
+      return std::nullopt;
+    }
   }
 
   // Builds (and validates) the variant runner of a variant entry on the current fixture.
@@ -290,30 +383,29 @@ struct RunState {
     if (is_variant && (!variant || variant_entry != index)) return;  // cannot happen either
 
     const Cost cost = cost_of(index);
-    const std::int64_t ws = is_variant ? variant->working_set_bytes()
-                            : decode_type(e.family) ? c.kv_bytes()
-                                                    : cost.bytes_read + cost.bytes_written;
-    std::vector<unsigned> pus = fixture->pus();
-    const bool one_thread = runs_single_threaded(e.family) && !pus.empty();
-    if (one_thread) pus.resize(1);  // worker 0 (the calling thread) alone
-    // Where the data is when a step starts: cold flushed it to DRAM; weights streamed the
-    // model's weights through the caches, so KV stays cached only if both fit together.
-    std::int64_t resident = ws;
-    if (c.cache_state == CacheState::kWeights) resident += c.shape.layers * c.weight_bytes_per_layer();
-    const std::string level =
-        c.cache_state == CacheState::kCold
-            ? "DRAM"
-            : ws_level_for(resident, topo->cache_bytes_for(1, pus), topo->cache_bytes_for(2, pus),
-                           topo->llc_bytes_for(pus));
-    // Write families (read + write traffic) are held against the copy ceiling, which counts
-    // both the same way; the rest against the read ceiling.
+    const CeilingTarget target = ceiling_target(index);
+    const std::int64_t ws = target.working_set;
+    const std::string& level = target.level;
+    const bool one_thread = target.one_thread;
     const std::map<std::string, double>& ceilings =
-        writes_cache(e.family) ? copy_ceiling : read_ceiling;
+        target.kind == CeilingKind::kCopy ? copy_ceiling : read_ceiling;
     std::optional<double> ceiling;
-    if (const auto c_it = ceilings.find(
-            ceiling_group_key(one_thread ? 1 : c.threads, c.pin) + "|" + level);
+    if (const auto c_it = ceilings.find(ceiling_group_key(target.threads, c.pin) + "|" + level);
         c_it != ceilings.end()) {
       ceiling = c_it->second;
+    }
+    // An entry's first row is reported after its last repetition: the bracket closes here.
+    std::optional<Bracket> bracket;
+    if (const auto b_it = brackets.find(index); b_it != brackets.end()) {
+      if (b_it->second.before && !b_it->second.after) {
+        b_it->second.after = bracket_ceiling(index, "after");
+      }
+      if (b_it->second.before && b_it->second.after) {
+        bracket = b_it->second;
+        // The conservative one: a ceiling that dropped while the benchmark ran must not make
+        // the benchmark look more efficient.
+        ceiling = std::max(*bracket->before, *bracket->after);
+      }
     }
     const Validation& v = validation_of(index);
 
@@ -327,6 +419,10 @@ struct RunState {
     row.emplace_back("ws_level", level);
     for (auto& cell : measurement_columns(m, cost, ws, meta->llc_bytes, ceiling)) {
       row.push_back(std::move(cell));
+    }
+    if (bracket) {
+      row.emplace_back("ceiling_before_gbps", csv_number(*bracket->before));
+      row.emplace_back("ceiling_after_gbps", csv_number(*bracket->after));
     }
     row.emplace_back("valid", v.valid ? "1" : "0");
     row.emplace_back("max_rel_err", csv_number(v.max_rel_err));
@@ -348,6 +444,7 @@ struct RunState {
                 c.label() + " [" + level + "]";
       s.gbps = m.gbps;
       s.pct = ceiling ? std::optional<double>(100.0 * m.gbps / *ceiling) : std::nullopt;
+      s.bracket = bracket;
       s.valid = v.valid;
     }
     if (m.aggregate == "none" && m.repetition == 0 && !v.valid) ++invalid;
@@ -699,6 +796,30 @@ int run_main(const std::vector<std::string>& raw_args) {
                        report);
     }
   }
+  if (settings.ceiling_bracket) {
+    // The bracket keeps one buffer per (threads, pin, level) for the whole run, beside the
+    // configuration being measured: count every level's working set of every thread group.
+    std::set<std::pair<int, std::string>> bracket_groups;
+    std::int64_t largest = 0;
+    std::string largest_label;
+    for (const Entry& e : state.entries) {
+      const DecodeConfig& c = state.configs[e.config];
+      bracket_groups.insert({runs_single_threaded(e.family) ? 1 : c.threads, c.pin});
+      const std::int64_t need = config_memory_bytes(c, machine) +
+                                (is_variant_family(e.family)
+                                     ? variant_memory_bytes(c, e.family, e.params) : 0);
+      if (need > largest) {
+        largest = need;
+        largest_label = std::string(family_name(e.family)) + " " + c.label();
+      }
+    }
+    std::int64_t buffers = 0;
+    for (const auto& [threads, pin] : bracket_groups) {
+      const std::vector<unsigned> pus = choose_pus(*topo, threads, parse_pin_policy(pin));
+      for (const WorkingSet& ws : ceiling_working_sets(*topo, pus, threads)) buffers += ws.bytes;
+    }
+    check_bracket_memory(largest_label, largest, buffers, machine);
+  }
   if (skipped > 0) {
     std::fprintf(stderr, "kvbench: resume: %zu configuration(s) already complete in %s\n",
                  skipped, out.c_str());
@@ -786,11 +907,18 @@ int run_main(const std::vector<std::string>& raw_args) {
   state.variant.reset();
   state.fixture.reset();
 
-  std::printf("\n%-90s %9s %8s %5s\n", "configuration", "GB/s", "%ceil", "valid");
+  // With --ceiling-bracket the last column shows each row's ceiling before -> after (GB/s).
+  std::printf("\n%-90s %9s %8s %5s%s\n", "configuration", "GB/s", "%ceil", "valid",
+              settings.ceiling_bracket ? "  ceiling before -> after" : "");
   for (const auto& [index, s] : state.summary) {
     char pct[16] = "-";
     if (s.pct) std::snprintf(pct, sizeof pct, "%.1f", *s.pct);
-    std::printf("%-90s %9.2f %8s %5d\n", s.label.c_str(), s.gbps, pct, s.valid ? 1 : 0);
+    char bracket[64] = "";
+    if (s.bracket) {
+      std::snprintf(bracket, sizeof bracket, "  %.2f -> %.2f (%+.1f%%)", *s.bracket->before,
+                    *s.bracket->after, 100.0 * (*s.bracket->after / *s.bracket->before - 1));
+    }
+    std::printf("%-90s %9.2f %8s %5d%s\n", s.label.c_str(), s.gbps, pct, s.valid ? 1 : 0, bracket);
   }
   std::printf("\nresults: %s (%d rows)\n", out.c_str(), writer.rows_written());
   if (state.invalid > 0 || state.errors > 0) {

@@ -53,7 +53,11 @@ po::options_description run_options() {
       ("query-tokens", po::value<std::string>()->default_value("4"),
        "chunked_attention: query tokens Tq per step (list)")
       ("ceilings", po::value<std::string>()->default_value("all"),
-       "all, read or none: hardware ceilings measured first");
+       "all, read or none: hardware ceilings measured first")
+      ("ceiling-bracket", po::value<bool>()->default_value(false)->implicit_value(true),
+       "also measure each benchmark's own ceiling (read, or copy for append/prefill_copy, at its "
+       "cache level and threads) right before its first and after its last repetition; its rows' "
+       "ceiling_gbps is the larger of the two (works with --ceilings none too)");
   po::options_description run("Run");
   run.add_options()
       ("help,h", "this help")
@@ -152,6 +156,7 @@ RunSettings run_settings_from(const po::variables_map& vm,
   } else {
     throw UsageError("bad value '" + ceilings + "' for --ceilings: expected all, read or none");
   }
+  s.ceiling_bracket = vm["ceiling-bracket"].as<bool>();
   s.repetitions = static_cast<int>(parse_positive(vm["repetitions"].as<std::string>(), "repetitions"));
   s.min_time_s = vm["min-time"].as<double>();
   if (!(s.min_time_s > 0)) throw UsageError("bad value for --min-time: expected seconds > 0");

@@ -32,6 +32,9 @@ enum class CeilingSet { kNone, kRead, kAll };
 struct RunSettings {
   std::vector<Family> families{Family::kDecodeStep};
   CeilingSet ceilings = CeilingSet::kAll;
+  // Each benchmark's own ceiling (the kind and level its rows are held against) measured right
+  // before its first repetition and right after its last; ceiling_gbps = the larger.
+  bool ceiling_bracket = false;
   int repetitions = 3;
   double min_time_s = 0.1;
   std::string out;                // "" = results/<run_id>.csv

@@ -304,4 +304,16 @@ void check_memory(const std::vector<DecodeConfig>& configs, const MachineFacts& 
   }
 }
 
+void check_bracket_memory(const std::string& largest_label, std::int64_t largest_bytes,
+                          std::int64_t bracket_bytes, const MachineFacts& machine) {
+  if (largest_bytes + bracket_bytes <= machine.mem_available) return;
+  throw UsageError("--ceiling-bracket needs " + std::to_string(bracket_bytes) +
+                   " bytes of ceiling buffers (each thread count's L1..DRAM working sets, DRAM "
+                   "max(4 x LLC, 1 GiB)) beside the largest configuration (" + largest_label +
+                   ", " + std::to_string(largest_bytes) + " bytes): " +
+                   std::to_string(largest_bytes + bracket_bytes) + " bytes, available " +
+                   std::to_string(machine.mem_available) +
+                   " bytes (MemAvailable); run without --ceiling-bracket or with fewer thread counts");
+}
+
 }  // namespace kvb

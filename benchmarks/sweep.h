@@ -115,4 +115,10 @@ std::int64_t config_memory_bytes(const DecodeConfig& config, const MachineFacts&
 // with required vs available bytes.
 void check_memory(const std::vector<DecodeConfig>& configs, const MachineFacts& machine);
 
+// --ceiling-bracket keeps `bracket_bytes` of ceiling buffers for the whole run, beside each
+// configuration: throws UsageError naming both sizes when they do not fit beside the largest
+// (`largest_label`, `largest_bytes`) in machine.mem_available.
+void check_bracket_memory(const std::string& largest_label, std::int64_t largest_bytes,
+                          std::int64_t bracket_bytes, const MachineFacts& machine);
+
 }  // namespace kvb

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "harness/ceiling_kernels.h"
 #include "harness/error.h"
@@ -51,6 +53,54 @@ std::pair<double, std::int64_t> calibrate_and_time(ThreadPool& pool, const Ceili
   return {best, iters};
 }
 
+int stream_count(CeilingKind kind) { return kind == CeilingKind::kCopy ? 2 : 1; }
+
+// Worker w < workers writes its `floats` starting at base + w * floats: with first_touch
+// placement the pages land where that worker runs.
+void first_touch(ThreadPool& pool, int workers, float* base, std::int64_t floats) {
+  pool.run([&](int w) {
+    if (w >= workers) return;
+    float* p = base + static_cast<std::int64_t>(w) * floats;
+    for (std::int64_t i = 0; i < floats; ++i) p[i] = 1.0f + static_cast<float>(i & 7) * 0.125f;
+  });
+}
+
+// Times `kind` with worker w < workers sweeping `slice` floats at base + w * stride (copy: to
+// the `slice` floats right after them); the pool's other workers idle.
+CeilingResult sweep(ThreadPool& pool, CeilingKind kind, int workers, float* base, std::int64_t stride,
+                    std::int64_t slice, const CeilingOptions& opt) {
+  auto src = [&](int w) { return base + static_cast<std::int64_t>(w) * stride; };
+  auto dst = [&](int w) { return src(w) + slice; };
+  std::vector<float> sinks(static_cast<std::size_t>(workers) * 16);
+  auto body = [&](int w, std::int64_t iters) {
+    if (w >= workers) return;
+    float acc = 0;
+    for (std::int64_t it = 0; it < iters; ++it) {
+      switch (kind) {
+        case CeilingKind::kRead: acc += ceiling_read(src(w), slice); break;
+        case CeilingKind::kWrite: ceiling_write(src(w), slice, static_cast<float>(it)); break;
+        case CeilingKind::kWriteNT: ceiling_write_nt(src(w), slice, static_cast<float>(it)); break;
+        case CeilingKind::kCopy: ceiling_copy(src(w), dst(w), slice); break;
+        case CeilingKind::kFma: break;
+      }
+    }
+    sinks[static_cast<std::size_t>(w) * 16] = acc;  // keeps the reads observable
+  };
+  const auto [ns, iters] = calibrate_and_time(pool, opt, body);
+  CeilingResult r;
+  r.kind = kind;
+  const std::int64_t streams = stream_count(kind);
+  const std::int64_t per_stream = slice * static_cast<std::int64_t>(sizeof(float)) * workers;
+  r.working_set_bytes = per_stream * streams;
+  r.threads = workers;
+  r.iterations = iters;
+  r.ns_per_sweep = ns;
+  r.bytes_read = kind == CeilingKind::kRead || kind == CeilingKind::kCopy ? per_stream : 0;
+  r.bytes_written = kind == CeilingKind::kRead ? 0 : per_stream;
+  r.gbps = static_cast<double>(r.bytes_read + r.bytes_written) / ns;
+  return r;
+}
+
 }  // namespace
 
 const char* ceiling_benchmark_name(CeilingKind k) {
@@ -88,7 +138,7 @@ CeilingResult measure_bandwidth(ThreadPool& pool, const Topology& topo, CeilingK
   if (kind == CeilingKind::kFma) return measure_fma(pool, opt);
   const int T = pool.size();
   // Per-worker slice in floats, page aligned; copy splits it into source and destination.
-  const int streams = kind == CeilingKind::kCopy ? 2 : 1;
+  const int streams = stream_count(kind);
   std::int64_t slice_bytes = ws.bytes / T / streams / kChunkAlign * kChunkAlign;
   if (slice_bytes <= 0)
     throw HarnessError("working set " + std::to_string(ws.bytes) + " bytes is too small for " + std::to_string(T) +
@@ -96,42 +146,47 @@ CeilingResult measure_bandwidth(ThreadPool& pool, const Topology& topo, CeilingK
   const std::int64_t slice = slice_bytes / static_cast<std::int64_t>(sizeof(float));
   Buffer buf(topo, static_cast<std::size_t>(slice_bytes) * T * streams, opt.placement);
   float* base = static_cast<float*>(buf.data());
-  auto src = [&](int w) { return base + static_cast<std::int64_t>(w) * slice * streams; };
-  auto dst = [&](int w) { return src(w) + slice; };
-  // First touch by the worker that will use the slice.
-  pool.run([&](int w) {
-    for (int s = 0; s < streams; ++s) {
-      float* p = src(w) + s * slice;
-      for (std::int64_t i = 0; i < slice; ++i) p[i] = 1.0f + static_cast<float>(i & 7) * 0.125f;
-    }
-  });
-  std::vector<float> sinks(static_cast<std::size_t>(T) * 16);
-  auto body = [&](int w, std::int64_t iters) {
-    float acc = 0;
-    for (std::int64_t it = 0; it < iters; ++it) {
-      switch (kind) {
-        case CeilingKind::kRead: acc += ceiling_read(src(w), slice); break;
-        case CeilingKind::kWrite: ceiling_write(src(w), slice, static_cast<float>(it)); break;
-        case CeilingKind::kWriteNT: ceiling_write_nt(src(w), slice, static_cast<float>(it)); break;
-        case CeilingKind::kCopy: ceiling_copy(src(w), dst(w), slice); break;
-        case CeilingKind::kFma: break;
-      }
-    }
-    sinks[static_cast<std::size_t>(w) * 16] = acc;  // keeps the reads observable
-  };
-  const auto [ns, iters] = calibrate_and_time(pool, opt, body);
-  CeilingResult r;
-  r.kind = kind;
+  first_touch(pool, T, base, slice * streams);
+  CeilingResult r = sweep(pool, kind, T, base, slice * streams, slice, opt);
   r.level = ws.level;
-  r.working_set_bytes = slice_bytes * T * streams;
-  r.threads = T;
-  r.iterations = iters;
-  r.ns_per_sweep = ns;
-  const std::int64_t per_stream = slice_bytes * T;
-  r.bytes_read = kind == CeilingKind::kRead || kind == CeilingKind::kCopy ? per_stream : 0;
-  r.bytes_written = kind == CeilingKind::kRead ? 0 : per_stream;
-  r.gbps = static_cast<double>(r.bytes_read + r.bytes_written) / ns;
   r.thp = buf.thp();
+  return r;
+}
+
+CeilingBuffer::CeilingBuffer(ThreadPool& pool, const Topology& topo, const WorkingSet& ws, int workers,
+                             const Placement& placement)
+    : level_(ws.level), workers_(workers) {
+  if (workers < 1 || workers > pool.size())
+    throw HarnessError("ceiling buffer for " + std::to_string(workers) + " workers on a pool of " +
+                       std::to_string(pool.size()));
+  // Both halves of a region stay page aligned, so copy's source and destination are too.
+  region_bytes_ = ws.bytes / workers / (2 * kChunkAlign) * (2 * kChunkAlign);
+  if (region_bytes_ <= 0)
+    throw HarnessError("working set " + std::to_string(ws.bytes) + " bytes is too small for " +
+                       std::to_string(workers) + " threads");
+  buffer_ = Buffer(topo, static_cast<std::size_t>(region_bytes_) * workers, placement);
+  first_touch(pool, workers, region(0), region_floats());
+  thp_ = buffer_.thp();
+}
+
+float* CeilingBuffer::region(int worker) const noexcept {
+  return static_cast<float*>(buffer_.data()) + static_cast<std::int64_t>(worker) * region_floats();
+}
+
+std::int64_t CeilingBuffer::region_floats() const noexcept {
+  return region_bytes_ / static_cast<std::int64_t>(sizeof(float));
+}
+
+CeilingResult measure_bandwidth(ThreadPool& pool, CeilingKind kind, const CeilingBuffer& buffer,
+                                const CeilingOptions& opt) {
+  if (kind == CeilingKind::kFma) throw HarnessError("ceiling_fma needs no buffer: use measure_fma");
+  if (buffer.workers() > pool.size())
+    throw HarnessError("ceiling buffer of " + std::to_string(buffer.workers()) + " workers on a pool of " +
+                       std::to_string(pool.size()));
+  const std::int64_t region = buffer.region_floats();
+  CeilingResult r = sweep(pool, kind, buffer.workers(), buffer.region(0), region, region / stream_count(kind), opt);
+  r.level = buffer.level();
+  r.thp = buffer.thp();
   return r;
 }
 

@@ -50,6 +50,35 @@ struct CeilingOptions {
 // One bandwidth kernel on a buffer of `working_set_bytes` split evenly over the pool.
 CeilingResult measure_bandwidth(ThreadPool& pool, const Topology& topo, CeilingKind kind,
                                 const WorkingSet& ws, const CeilingOptions& opt);
+
+// A working set allocated and first-touched once, to measure its ceiling again and again
+// without paying allocation and page faults each time (`kvbench run --ceiling-bracket` measures
+// before and after every configuration). Each of the first `workers` workers of the pool owns
+// one page-aligned region: read and write sweep it, copy copies its first half to its second.
+class CeilingBuffer {
+ public:
+  // Throws HarnessError when the working set is too small for `workers` or cannot be allocated.
+  CeilingBuffer(ThreadPool& pool, const Topology& topo, const WorkingSet& ws, int workers,
+                const Placement& placement);
+  const std::string& level() const noexcept { return level_; }
+  int workers() const noexcept { return workers_; }
+  std::int64_t bytes() const noexcept { return region_bytes_ * workers_; }
+  float* region(int worker) const noexcept;
+  std::int64_t region_floats() const noexcept;
+  ThpState thp() const noexcept { return thp_; }
+
+ private:
+  Buffer buffer_;
+  std::string level_;
+  int workers_ = 0;
+  std::int64_t region_bytes_ = 0;
+  ThpState thp_ = ThpState::kUnknown;
+};
+
+// `kind` (not FMA) on `buffer` by the pool's first buffer.workers() workers (the rest idle); the
+// pool must sit on the PUs of the one that first touched the buffer.
+CeilingResult measure_bandwidth(ThreadPool& pool, CeilingKind kind, const CeilingBuffer& buffer,
+                                const CeilingOptions& opt);
 // Peak FP32 FMA on registers, all workers.
 CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt);
 // Every kind at every working-set level, then FMA.

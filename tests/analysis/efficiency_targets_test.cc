@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/run_ceilings.h"
 #include "tests/analysis/summary_rows.h"
 
 namespace kvb {
@@ -219,6 +220,46 @@ TEST(EfficiencyTargets, PrefillOfADramSizedCacheIsAPercentOfTheRunsDramCopyCeili
   const TargetLine* bf16 = find(lines, TargetKind::kPrefill, "prefill_copy", "bf16", 1);
   ASSERT_NE(bf16, nullptr);
   EXPECT_EQ(bf16->verdict, Verdict::kNotMeasured);
+}
+
+// --ceiling-bracket rows carry their own ceiling (the larger end of the bracket) in
+// ceiling_gbps: DRAM and prefill use it over the start-of-run rows, and a bracket whose ends
+// differ by more than 10% is counted and named.
+TEST(EfficiencyTargets, BracketedRowsUseTheirOwnCeilingAndFlagAMovedOne) {
+  MachineResults m = machine();
+  ResultRow steady = decode_row("decode_step", "fp32", 2, 16384, 8 * kLlc, 90, "DRAM");
+  set(steady, Col::ceiling_gbps, "100");
+  set(steady, Col::ceiling_before_gbps, "100");
+  set(steady, Col::ceiling_after_gbps, "95");  // 5.3%: not flagged
+  ResultRow moved = decode_row("decode_step", "fp32", 2, 32768, 16 * kLlc, 45, "DRAM");
+  set(moved, Col::ceiling_gbps, "60");
+  set(moved, Col::ceiling_before_gbps, "60");
+  set(moved, Col::ceiling_after_gbps, "45");  // the ceiling fell 25% while it ran
+  ResultRow prefill = decode_row("prefill_copy", "fp32", 2, 65536, 4 * kLlc, 18, "DRAM");
+  set(prefill, Col::ceiling_gbps, "19");
+  set(prefill, Col::ceiling_before_gbps, "18.5");
+  set(prefill, Col::ceiling_after_gbps, "19");
+  // Start-of-run ceilings that would give other percentages.
+  m.summaries = {steady, moved, prefill, ceiling("ceiling_read", "DRAM", 2, 200),
+                 ceiling("ceiling_copy", "DRAM", 2, 40)};
+  const auto lines = evaluate_targets(m).lines;
+  const TargetLine* dram = find(lines, TargetKind::kDramStreaming, "decode_step", "fp32", 2);
+  ASSERT_NE(dram, nullptr);
+  EXPECT_EQ(dram->measured, 2);
+  EXPECT_NEAR(*dram->worst, 75, 1e-9);  // 45 of max(60, 45)
+  EXPECT_NEAR(*dram->best, 90, 1e-9);
+  EXPECT_EQ(dram->ceiling_moved, 1);
+  EXPECT_EQ(ceiling_moved_note(*dram->worst_row), "ceiling moved -25%");
+  EXPECT_EQ(ceiling_moved_note(steady), "");
+  EXPECT_NEAR(*ceiling_drift(steady), -0.05, 1e-12);
+  const TargetLine* pre = find(lines, TargetKind::kPrefill, "prefill_copy", "fp32", 2);
+  ASSERT_NE(pre, nullptr);
+  EXPECT_NEAR(*pre->worst, 100.0 * 18 / 19, 1e-9);
+  EXPECT_EQ(pre->ceiling_moved, 0);
+  // Without a bracket there is no drift, and an unbracketed prefill row keeps the run's rows.
+  ResultRow plain = decode_row("decode_step", "fp32", 2, 16384, 8 * kLlc, 90, "DRAM");
+  EXPECT_FALSE(ceiling_drift(plain));
+  EXPECT_EQ(ceiling_moved_note(plain), "");
 }
 
 TEST(EfficiencyTargets, PeersAreInformationalGbpsRatios) {

@@ -108,7 +108,7 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
       "placement", "thp", "cache_state", "ws_level", "aggregate", "repetition", "iterations",
       "ns_per_step", "tokens_per_s", "bytes_read", "bytes_written", "flops", "gbps", "gflops",
       "ai_flop_per_byte", "working_set_bytes", "ws_over_llc", "ceiling_gbps", "pct_of_ceiling",
-      "valid", "max_rel_err", "c:sde:::kvbench::KV_BYTES_READ",
+      "ceiling_before_gbps", "ceiling_after_gbps", "valid", "max_rel_err", "c:sde:::kvbench::KV_BYTES_READ",
       "c:sde:::kvbench::KV_BYTES_READ:status"};
   for (const std::string& column : required) {
     EXPECT_NE(std::find(csv.header.begin(), csv.header.end(), column), csv.header.end())
@@ -128,6 +128,9 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
     }
     ++decode_rows;
     ++per_aggregate[row.at("aggregate")];
+    // Not bracketed (no --ceiling-bracket): the bracket columns exist and stay empty.
+    EXPECT_EQ(row.at("ceiling_before_gbps"), "");
+    EXPECT_EQ(row.at("ceiling_after_gbps"), "");
     EXPECT_EQ(row.at("valid"), "1") << row.at("benchmark") << " " << row.at("dtype");
     EXPECT_FALSE(row.at("max_rel_err").empty());
     EXPECT_FALSE(row.at("pu_list").empty());
@@ -214,6 +217,62 @@ TEST_F(KvbenchBinary, InjectedFaultFailsTheAppendMemcpyCheck) {
     EXPECT_EQ(row.at("valid"), "0");
   }
   EXPECT_GT(memcpy_rows, 0);
+}
+
+// --ceiling-bracket: every kernel row carries its own ceiling measured before and after it,
+// ceiling_gbps is the larger and pct_of_ceiling follows it; the start-of-run ceiling rows are
+// still written, without bracket columns.
+TEST_F(KvbenchBinary, CeilingBracketSetsEachRowsCeilingToTheLargerEnd) {
+  const Result r = run(std::string(kSmoke) +
+                       "--context 64 --dtype fp32 --repetitions 1 --ceiling-bracket --out b.csv");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("ceiling bracket before: ceiling_read"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("ceiling bracket after: ceiling_copy"), std::string::npos) << r.err;  // append
+  EXPECT_NE(r.out.find("ceiling before -> after"), std::string::npos) << r.out;
+  const Csv csv = read_csv(dir_ / "b.csv");
+  int kernel_rows = 0, ceiling_rows = 0;
+  for (const auto& row : csv.rows) {
+    SCOPED_TRACE(row.at("benchmark"));
+    if (row.at("benchmark").rfind("ceiling_", 0) == 0) {
+      ++ceiling_rows;
+      EXPECT_EQ(row.at("ceiling_before_gbps"), "");
+      EXPECT_EQ(row.at("ceiling_after_gbps"), "");
+      continue;
+    }
+    ++kernel_rows;
+    ASSERT_FALSE(row.at("ceiling_before_gbps").empty());
+    ASSERT_FALSE(row.at("ceiling_after_gbps").empty());
+    const double before = std::stod(row.at("ceiling_before_gbps"));
+    const double after = std::stod(row.at("ceiling_after_gbps"));
+    EXPECT_GT(before, 0);
+    EXPECT_GT(after, 0);
+    EXPECT_EQ(std::stod(row.at("ceiling_gbps")), std::max(before, after));
+    EXPECT_NEAR(std::stod(row.at("pct_of_ceiling")),
+                100 * std::stod(row.at("gbps")) / std::max(before, after),
+                1e-9 * std::stod(row.at("pct_of_ceiling")));
+  }
+  EXPECT_EQ(kernel_rows, 3);  // decode_step, append, append_memcpy x 1 repetition
+  EXPECT_GT(ceiling_rows, 0);
+}
+
+// --ceilings none --ceiling-bracket (here from INI keys) is defined: no ceiling_* rows, and
+// every kernel row's ceiling is its bracket alone.
+TEST_F(KvbenchBinary, CeilingBracketWithoutStartOfRunCeilingsFromAnIniFile) {
+  std::ofstream(dir_ / "bracket.ini")
+      << "model = custom\nlayers = 2\nq-heads = 4\nkv-heads = 2\nhead-dim = 64\n"
+         "context = 64\nmax-context = 4096\ndtype = int8\nthreads = 1\n"
+         "benchmarks = decode_step,prefill_copy\nceilings = none\nrepetitions = 1\n"
+         "min-time = 0.01\nceiling-bracket = true\n";
+  const Result r = run("run --config bracket.ini --out n.csv");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const Csv csv = read_csv(dir_ / "n.csv");
+  ASSERT_EQ(csv.rows.size(), 2u);
+  for (const auto& row : csv.rows) {
+    EXPECT_NE(row.at("benchmark").rfind("ceiling_", 0), 0u);
+    EXPECT_FALSE(row.at("ceiling_gbps").empty()) << row.at("benchmark");
+    EXPECT_EQ(std::stod(row.at("ceiling_gbps")), std::max(std::stod(row.at("ceiling_before_gbps")),
+                                                           std::stod(row.at("ceiling_after_gbps"))));
+  }
 }
 
 TEST_F(KvbenchBinary, NeverOverwritesAnExistingFile) {

@@ -167,6 +167,20 @@ TEST(Sweep, MemoryRefusalNamesRequiredAndAvailable) {
   EXPECT_NO_THROW(check_memory({plan.configs[0]}, two_pu_machine()));
 }
 
+TEST(Sweep, BracketMemoryCountsTheBuffersBesideTheLargestConfiguration) {
+  const MachineFacts m = two_pu_machine();  // 4 GiB available
+  EXPECT_NO_THROW(check_bracket_memory("decode_step a", 1LL << 31, 1LL << 31, m));
+  try {
+    check_bracket_memory("decode_step big", 3LL << 30, 2LL << 30, m);
+    FAIL() << "no refusal";
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("--ceiling-bracket needs 2147483648 bytes"), std::string::npos) << what;
+    EXPECT_NE(what.find("decode_step big, 3221225472 bytes"), std::string::npos) << what;
+    EXPECT_NE(what.find("available 4294967296"), std::string::npos) << what;
+  }
+}
+
 TEST(Sweep, WeightBytesPerLayerOfQwen) {
   DecodeConfig c;
   c.shape.layers = 28;

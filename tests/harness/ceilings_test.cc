@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/ceiling_kernels.h"
+#include "harness/error.h"
 #include "harness/thread_pool.h"
 #include "harness/topology.h"
 
@@ -76,6 +77,40 @@ TEST(Ceilings, PositiveAndOrderedAcrossLevels) {
   EXPECT_GT(f.gflops, 0.0);
   EXPECT_GT(f.flops, 0);
   EXPECT_EQ(f.threads, T);
+}
+
+// A buffer allocated once serves every kind again and again, on all of a pool's workers or
+// the first few (a single-threaded family's ceiling measured on a wider pool).
+TEST(Ceilings, ReusableBufferMeasuresEveryKindOnItsWorkers) {
+  auto topo = Topology::discover();
+  const int T = std::min(2, topo->pu_count());
+  ThreadPool pool(*topo, T, parse_pin_policy("compact"));
+  CeilingOptions opt;
+  opt.min_seconds = 0.02;
+  opt.repetitions = 2;
+  const CeilingBuffer all(pool, *topo, {"L3", 4 << 20}, T, Placement{});
+  EXPECT_EQ(all.level(), "L3");
+  EXPECT_EQ(all.bytes(), (4 << 20) / T / 8192 * 8192 * T);
+  for (int round = 0; round < 2; ++round) {
+    for (CeilingKind k : {CeilingKind::kRead, CeilingKind::kWrite, CeilingKind::kWriteNT, CeilingKind::kCopy}) {
+      const CeilingResult r = measure_bandwidth(pool, k, all, opt);
+      EXPECT_GT(r.gbps, 0.5) << ceiling_benchmark_name(k);
+      EXPECT_EQ(r.level, "L3");
+      EXPECT_EQ(r.threads, T);
+      EXPECT_EQ(r.working_set_bytes, all.bytes()) << ceiling_benchmark_name(k);
+      // Every kind moves the buffer once per sweep: copy reads one half and writes the other.
+      EXPECT_EQ(r.bytes_read + r.bytes_written, all.bytes()) << ceiling_benchmark_name(k);
+      EXPECT_EQ(r.bytes_read, k == CeilingKind::kRead ? all.bytes() : k == CeilingKind::kCopy ? all.bytes() / 2 : 0);
+    }
+  }
+  const CeilingBuffer first(pool, *topo, {"L2", 1 << 20}, 1, Placement{});
+  const CeilingResult one = measure_bandwidth(pool, CeilingKind::kRead, first, opt);
+  EXPECT_EQ(one.threads, 1);
+  EXPECT_EQ(one.working_set_bytes, 1 << 20);
+  EXPECT_GT(one.gbps, 0.5);
+  EXPECT_THROW(measure_bandwidth(pool, CeilingKind::kFma, first, opt), HarnessError);
+  EXPECT_THROW(CeilingBuffer(pool, *topo, {"L1", 4096}, T, Placement{}), HarnessError);  // < 8 KiB each
+  EXPECT_THROW(CeilingBuffer(pool, *topo, {"L1", 1 << 20}, T + 1, Placement{}), HarnessError);
 }
 
 }  // namespace

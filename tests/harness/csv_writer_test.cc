@@ -117,7 +117,11 @@ TEST(CsvWriter, SchemaColumnsInDocumentedOrder) {
   const std::vector<std::string>& c = csv_base_columns();
   EXPECT_EQ(c.front(), "schema_version");
   EXPECT_EQ(c.back(), "max_rel_err");
-  EXPECT_EQ(c.size(), 62u);  // 57 + block_size, block_order, seq_lens, query_tokens, sliding_pattern
+  // 57 + block_size, block_order, seq_lens, query_tokens, sliding_pattern, ceiling_before_gbps,
+  // ceiling_after_gbps
+  EXPECT_EQ(c.size(), 64u);
+  EXPECT_EQ(*(std::find(c.begin(), c.end(), "pct_of_ceiling") + 1), "ceiling_before_gbps");
+  EXPECT_EQ(*(std::find(c.begin(), c.end(), "ceiling_before_gbps") + 1), "ceiling_after_gbps");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "ws_level") + 1), "block_size");  // end of the configuration group
   const std::vector<std::string> with = csv_columns({"PAPI_TOT_CYC"});
   EXPECT_EQ(with[with.size() - 2], "c:PAPI_TOT_CYC");
