@@ -65,12 +65,14 @@ fi
 step default default.log "$kvbench" run --out "$out/default.csv"
 # Decode streaming (contexts sized from the caches: L2, LLC and 4x LLC), one-token append
 # against a memcpy of the same bytes, and the bulk prefill copy, every dtype, every thread count.
+# --ceiling-bracket: each row is held against its own ceiling measured right before and after
+# it, so a shared host's drift within the run is not read as a change of efficiency.
 step targets targets.log "$kvbench" run --model qwen3-0.6b --context auto --dtype all \
   --threads "$THREADS" --benchmarks decode_step,append,prefill_copy --repetitions "$reps" \
-  --min-time 0.1 --out "$out/targets.csv"
+  --min-time 0.1 --ceiling-bracket --out "$out/targets.csv"
 step gqa gqa.log "$kvbench" run --model qwen3-0.6b --q-heads 8,16,32,64 --kv-heads 8 \
   --context 16384 --threads "1,$pus" --dtype all --benchmarks attention --repetitions "$reps" \
-  --min-time 0.1 --out "$out/gqa.csv"
+  --min-time 0.1 --ceiling-bracket --out "$out/gqa.csv"
 step llcfit llc-fit.log "$kvbench" run --config configs/sweeps/llc-fit.ini --out "$out/llc-fit.csv"
 # The peer and kvbench on the same shapes, one after the other.
 peer_dtypes=${PEER_DTYPES:-fp32,fp16,bf16}

@@ -166,6 +166,26 @@ TEST(ReportCommand, EfficiencyTargetsRenderGqaAppendAndPrefillLines) {
   }
 }
 
+// A --ceiling-bracket row is judged against its own ceiling_gbps, and a bracket that moved more
+// than 10% is named in the target line and the per-configuration table.
+TEST(ReportCommand, MovedCeilingBracketIsFlagged) {
+  const fs::path dir = testing::scratch_dir("Report.MovedCeilingBracket");
+  SyntheticMachine a;
+  testing::CsvFields prefill = target_row(a, "prefill_copy", "fp32", 8, 2e6, 90e6, "DRAM", true);  // 90 GB/s
+  prefill["ceiling_gbps"] = "120";
+  prefill["ceiling_before_gbps"] = "120";
+  prefill["ceiling_after_gbps"] = "96";
+  const std::vector<testing::CsvFields> rows = {prefill, target_row(a, "ceiling_copy", "", 8, 1e6, 50e6, "DRAM", true)};
+  testing::write_text(dir / "in.csv", testing::to_csv(rows));
+  ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "in.csv").string(), "--out", (dir / "out").string()}), 0);
+  const std::string md = read(dir / "out" / "report.md");
+  const std::string line =
+      "| Prefill: % of copy ceiling (ceiling\\_copy) | prefill\\_copy fp32 2T; 4L 8q/8kv d128 ctx 4096 (ceiling moved "
+      "-20%) | 75.0% | >= 85.0% | **not met** (1 of 1 rows); 1 row's ceiling moved > 10% while measured |";
+  EXPECT_NE(md.find(line), std::string::npos) << line << "\n" << md.substr(0, 4000);
+  EXPECT_NE(md.find("(ceiling moved -20%) |"), md.rfind("(ceiling moved -20%) |")) << "per-configuration cell";
+}
+
 TEST(ReportCommand, EfficiencyTargetsSayWhenNoRowsServeThem) {
   const fs::path dir = testing::scratch_dir("Report.EfficiencyTargetsAbsent");
   SyntheticMachine a;

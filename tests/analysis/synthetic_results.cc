@@ -96,7 +96,8 @@ std::vector<std::string> schema_header() {
           "layout", "dtype", "layers", "q_heads", "kv_heads", "head_dim", "context", "window", "batch", "threads",
           "pin", "pu_list", "placement", "thp", "cache_state", "ws_level", "aggregate", "repetition", "iterations",
           "ns_per_step", "tokens_per_s", "bytes_read", "bytes_written", "flops", "gbps", "gflops",
-          "ai_flop_per_byte", "working_set_bytes", "ws_over_llc", "ceiling_gbps", "pct_of_ceiling", "valid",
+          "ai_flop_per_byte", "working_set_bytes", "ws_over_llc", "ceiling_gbps", "pct_of_ceiling",
+          "ceiling_before_gbps", "ceiling_after_gbps", "valid",
           "max_rel_err", "c:PAPI_TOT_CYC", "c:PAPI_TOT_CYC:status"};
 }
 
