@@ -265,6 +265,7 @@ struct RunState {
     const Entry& e = entries[entry_index];
     const DecodeConfig& c = configs[e.config];
     try {
+      const auto t0 = std::chrono::steady_clock::now();
       const CeilingTarget t = ceiling_target(entry_index);
       std::unique_ptr<CeilingBuffer>& buffer =
           bracket_buffers[ceiling_group_key(t.threads, c.pin) + "|" + t.level];
@@ -280,13 +281,22 @@ struct RunState {
         }
         if (!buffer) throw HarnessError("no " + t.level + " working set for the ceilings");
       }
+      const auto t1 = std::chrono::steady_clock::now();
       CeilingOptions opt;
       opt.placement = placement;
       opt.min_seconds = 0.05;
       opt.repetitions = 3;
       const CeilingResult r = measure_bandwidth(fixture->pool(), t.kind, *buffer, opt);
-      std::fprintf(stderr, "  ceiling bracket %s: %s %s %d thread(s) %.2f GB/s\n", when,
-                   ceiling_benchmark_name(t.kind), t.level.c_str(), t.threads, r.gbps);
+      const auto t2 = std::chrono::steady_clock::now();
+      std::fprintf(stderr, "  ceiling bracket %s: %s %s %d thread(s) %.2f GB/s (%.2f s",
+                   when, ceiling_benchmark_name(t.kind), t.level.c_str(), t.threads, r.gbps,
+                   std::chrono::duration<double>(t2 - t1).count());
+      if (t1 - t0 > std::chrono::milliseconds(10)) {
+        std::fprintf(stderr, ", buffer of %lld bytes set up in %.2f s",
+                     static_cast<long long>(buffer->bytes()),
+                     std::chrono::duration<double>(t1 - t0).count());
+      }
+      std::fprintf(stderr, ")\n");
       return r.gbps;
     } catch (const std::exception& ex) {
       std::fprintf(stderr, "kvbench: --ceiling-bracket: %s %s: %s (its rows keep the run's ceiling)\n",
@@ -505,12 +515,16 @@ std::string benchmark_name(const DecodeConfig& c, Family f, const VariantParams&
   return name;
 }
 
-// Measures the ceilings of one (threads, pin) group and writes their rows.
+// Measures the ceilings of one (threads, pin) group and writes their rows. With `keep`
+// (--ceiling-bracket) every kind of a level is measured on one buffer, which is then kept there
+// under "threads|pin|level" for the brackets: a DRAM buffer is touched once, not once per kind
+// and again for the first bracket.
 void measure_ceilings(const Topology& topo, int threads, const std::string& pin,
                       const RunSettings& settings, const RunMetadata& meta,
                       const Placement& placement, const std::vector<std::string>& events,
                       CsvWriter* writer, std::map<std::string, double>* read_ceiling,
-                      std::map<std::string, double>* copy_ceiling) {
+                      std::map<std::string, double>* copy_ceiling,
+                      std::map<std::string, std::unique_ptr<CeilingBuffer>>* keep) {
   ThreadPool pool(topo, threads, parse_pin_policy(pin));
   CeilingOptions opt;
   opt.placement = placement;
@@ -523,12 +537,16 @@ void measure_ceilings(const Topology& topo, int threads, const std::string& pin,
   }
   std::vector<CeilingResult> results;
   for (const WorkingSet& ws : ceiling_working_sets(topo, pool.bound_pus(), threads)) {
+    std::unique_ptr<CeilingBuffer> buffer;
+    if (keep) buffer = std::make_unique<CeilingBuffer>(pool, topo, ws, threads, placement);
     for (CeilingKind kind : kinds) {
       std::fprintf(stderr, "ceiling %s %s (%lld bytes, %d threads)\n",
                    ceiling_benchmark_name(kind), ws.level.c_str(),
                    static_cast<long long>(ws.bytes), threads);
-      results.push_back(measure_bandwidth(pool, topo, kind, ws, opt));
+      results.push_back(buffer ? measure_bandwidth(pool, kind, *buffer, opt)
+                               : measure_bandwidth(pool, topo, kind, ws, opt));
     }
+    if (keep) (*keep)[ceiling_group_key(threads, pin) + "|" + ws.level] = std::move(buffer);
   }
   if (settings.ceilings == CeilingSet::kAll) results.push_back(measure_fma(pool, opt));
   for (const CeilingResult& r : results) {
@@ -863,7 +881,8 @@ int run_main(const std::vector<std::string>& raw_args) {
     }
     if (settings.ceilings != CeilingSet::kNone) {
       measure_ceilings(*topo, threads, pin, settings, meta, placement, events, &writer,
-                       &state.read_ceiling, &state.copy_ceiling);
+                       &state.read_ceiling, &state.copy_ceiling,
+                       settings.ceiling_bracket ? &state.bracket_buffers : nullptr);
     }
   }
 
