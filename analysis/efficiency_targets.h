@@ -16,6 +16,7 @@ enum class TargetKind {
   kGqa,            // ns_per_step at q_heads = G x kv_heads over q_heads = kv_heads (G = 8 or largest <= 8), <= 1.10
   kAppend,         // append ns_per_step over append_memcpy ns_per_step, <= 1.25
   kPrefill,        // prefill_copy (ws >= 4x LLC) GB/s as % of the run's DRAM ceiling_copy, >= 85
+  kPrefillStores,  // the same rows' written bytes per second as % of the run's DRAM ceiling_write_nt: informational
   kPeers,          // kvbench GB/s / peer GB/s: informational, no threshold
 };
 

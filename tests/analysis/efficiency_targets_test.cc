@@ -262,6 +262,24 @@ TEST(EfficiencyTargets, BracketedRowsUseTheirOwnCeilingAndFlagAMovedOne) {
   EXPECT_EQ(ceiling_moved_note(plain), "");
 }
 
+TEST(EfficiencyTargets, PrefillWrittenBytesAreAlsoAPercentOfTheRunsStreamingStoreCeiling) {
+  MachineResults m = machine();
+  ResultRow dram = decode_row("prefill_copy", "fp32", 2, 65536, 4 * kLlc, 18, "DRAM");
+  set(dram, Col::bytes_written, "3000000");
+  set(dram, Col::ns_per_step, "1000000");  // 3 GB/s written
+  ResultRow no_ceiling = decode_row("prefill_copy", "bf16", 1, 65536, 4 * kLlc, 18, "DRAM");
+  m.summaries = {dram, no_ceiling, ceiling("ceiling_copy", "DRAM", 2, 20), ceiling("ceiling_write_nt", "DRAM", 2, 12),
+                 ceiling("ceiling_write", "DRAM", 1, 10)};  // an ordinary-store ceiling does not count
+  const auto lines = evaluate_targets(m).lines;
+  const TargetLine* fp32 = find(lines, TargetKind::kPrefillStores, "prefill_copy", "fp32", 2);
+  ASSERT_NE(fp32, nullptr);
+  EXPECT_NEAR(*fp32->worst, 25, 1e-6);
+  EXPECT_EQ(fp32->verdict, Verdict::kInformational);
+  const TargetLine* bf16 = find(lines, TargetKind::kPrefillStores, "prefill_copy", "bf16", 1);
+  ASSERT_NE(bf16, nullptr);
+  EXPECT_EQ(bf16->verdict, Verdict::kNotMeasured);
+}
+
 TEST(EfficiencyTargets, PeersAreInformationalGbpsRatios) {
   MachineResults m = machine();
   ResultRow ours = decode_row("attention", "fp32", 2, 4096, 1e9, 30, "DRAM");
