@@ -39,7 +39,7 @@ do for [fmt in "svg png"] {
        datafile index 10 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
        datafile index 11 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
        268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       170.0446029 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 170 GB/s", \
+       122.5335913 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 123 GB/s", \
        datafile index 12 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   set title "decode_step (2/2)" noenhanced
   plot datafile index 13 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#d62728" dt 3 title "int8 cold (32L 32q/4kv d128)", \
@@ -50,7 +50,7 @@ do for [fmt in "svg png"] {
        datafile index 18 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 1 title "fp8_e5m2 warm (32L 32q/4kv d128)", \
        datafile index 19 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 3 title "fp8_e5m2 cold (32L 32q/4kv d128)", \
        268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       170.0446029 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 170 GB/s"
+       122.5335913 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 123 GB/s"
   set title "attention (1/2)" noenhanced
   plot datafile index 20 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "fp32 warm (32L 32q/4kv d128)", \
        datafile index 21 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#1f77b4" dt 3 title "fp32 cold (32L 32q/4kv d128)", \
@@ -64,7 +64,7 @@ do for [fmt in "svg png"] {
        datafile index 29 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
        datafile index 30 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
        268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       170.0446029 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 170 GB/s", \
+       122.5335913 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 123 GB/s", \
        datafile index 31 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   set title "attention (2/2)" noenhanced
   plot datafile index 32 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#d62728" dt 3 title "int8 cold (32L 32q/4kv d128)", \
@@ -75,7 +75,7 @@ do for [fmt in "svg png"] {
        datafile index 37 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 1 title "fp8_e5m2 warm (32L 32q/4kv d128)", \
        datafile index 38 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 3 title "fp8_e5m2 cold (32L 32q/4kv d128)", \
        268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       170.0446029 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 170 GB/s", \
+       122.5335913 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 123 GB/s", \
        datafile index 39 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   unset multiplot
 
