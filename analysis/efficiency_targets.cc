@@ -21,6 +21,7 @@ struct Sample {
   std::string missing;          // what an unmeasured row lacks
   int group_size = 0;           // GQA only
   std::string benchmark;        // the line's benchmark; empty: the row's
+  std::optional<double> fastest;  // DRAM/LLC: the value for the fastest repetition
 };
 
 Sample sample(TargetKind kind, const ResultRow* row, const ResultRow* partner, std::optional<double> value,
@@ -79,7 +80,8 @@ bool beyond_streaming_group(const ResultRow& r) {
 void bandwidth_targets(const MachineResults& m, const RunCeilings& ceilings, std::vector<Sample>* out,
                        int* left_out) {
   const std::string llc = llc_level(m);
-  for (const ResultRow& r : m.summaries) {
+  for (std::size_t i = 0; i < m.summaries.size(); ++i) {
+    const ResultRow& r = m.summaries[i];
     const std::string& bench = r.str(Col::benchmark);
     if ((bench == "decode_step" || bench == "attention") && beyond_streaming_group(r)) {
       const auto ratio = ws_over_llc(m, r);
@@ -91,11 +93,13 @@ void bandwidth_targets(const MachineResults& m, const RunCeilings& ceilings, std
       if (const auto ratio = ws_over_llc(m, r); ratio && *ratio >= 4) {
         out->push_back(sample(TargetKind::kDramStreaming, &r, nullptr, percent(gbps, ceilings.read_gbps(r, "DRAM")),
                               "a DRAM ceiling_read of its run at its thread count"));
+        out->back().fastest = percent(m.fastest_gbps(i), ceilings.read_gbps(r, "DRAM"));
       }
     }
     if ((bench == "decode_step" || bench == "attention") && r.str(Col::ws_level) == llc) {
       out->push_back(sample(TargetKind::kLlcResident, &r, nullptr, percent(gbps, ceilings.read_gbps(r, llc)),
                             "an " + llc + " ceiling_read of its run at its thread count"));
+      out->back().fastest = percent(m.fastest_gbps(i), ceilings.read_gbps(r, llc));
     }
     // A bulk copy is held to the DRAM copy ceiling where the cache it fills is >= 4x the LLC; a
     // prefill of a few tokens measures call overhead, not bandwidth.
@@ -299,6 +303,11 @@ EfficiencyTargets evaluate_targets(const MachineResults& m) {
     ++line.measured;
     if (!ceiling_moved_note(*s.row).empty()) ++line.ceiling_moved;
     if (th.met_by(*s.value)) ++line.met;
+    if (s.fastest) {
+      ++line.with_fastest;
+      if (th.met_by(*s.fastest)) ++line.met_fastest;
+      if (!line.worst_fastest || *s.fastest < *line.worst_fastest) line.worst_fastest = s.fastest;
+    }
     // Worst = furthest from the threshold's side; informational lines: the lowest ratio.
     const bool worse = !line.worst || (th.at_least ? *s.value < *line.worst : *s.value > *line.worst);
     const bool better = !line.best || (th.at_least ? *s.value > *line.best : *s.value < *line.best);

@@ -54,6 +54,10 @@ struct TargetLine {
   int invalid = 0;           // rows that failed validation: left out, and the line is not met
   int ceiling_moved = 0;     // measured rows whose --ceiling-bracket moved > 10% (run_ceilings.h)
   std::optional<double> worst, best;  // furthest from / closest to the threshold (peers: lowest / highest)
+  // DRAM and LLC lines: the same rows judged by their fastest repetition (ceilings report their
+  // best repetition): the lowest such value and how many rows it lets meet the threshold.
+  std::optional<double> worst_fastest;
+  int met_fastest = 0, with_fastest = 0;
   const ResultRow* worst_row = nullptr;      // the kernel row of the worst value
   const ResultRow* worst_partner = nullptr;  // its G = 1 / append_memcpy / peer row, if any
   std::string missing;       // what the unmeasured rows lack, e.g. "ceiling_copy in the row's run"

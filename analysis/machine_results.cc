@@ -10,7 +10,8 @@ namespace {
 
 std::vector<Col> config_columns() { return {std::begin(kConfigColumns), std::end(kConfigColumns)}; }
 
-std::vector<ResultRow> summarize(const std::vector<const ResultRow*>& rows) {
+std::vector<ResultRow> summarize(const std::vector<const ResultRow*>& rows,
+                                 std::vector<std::optional<double>>* fastest_ns) {
   // (run_id, configuration) -> rows, in first-seen order.
   std::map<std::string, std::size_t> index;
   std::vector<std::vector<const ResultRow*>> groups;
@@ -24,20 +25,23 @@ std::vector<ResultRow> summarize(const std::vector<const ResultRow*>& rows) {
   }
   std::vector<ResultRow> out;
   for (const auto& g : groups) {
-    auto med = std::find_if(g.begin(), g.end(), [](const ResultRow* r) { return r->is_median(); });
-    if (med != g.end()) {
-      out.push_back(**med);
-      continue;
-    }
     std::vector<const ResultRow*> reps;
     for (const ResultRow* r : g) {
       if (r->is_repetition() && r->num(Col::ns_per_step)) reps.push_back(r);
     }
-    if (reps.empty()) continue;
     std::sort(reps.begin(), reps.end(), [](const ResultRow* a, const ResultRow* b) {
       return *a->num(Col::ns_per_step) < *b->num(Col::ns_per_step);
     });
-    out.push_back(*reps[(reps.size() - 1) / 2]);
+    const std::optional<double> fastest = reps.empty() ? std::nullopt : reps.front()->num(Col::ns_per_step);
+    auto med = std::find_if(g.begin(), g.end(), [](const ResultRow* r) { return r->is_median(); });
+    if (med != g.end()) {
+      out.push_back(**med);
+    } else if (!reps.empty()) {
+      out.push_back(*reps[(reps.size() - 1) / 2]);
+    } else {
+      continue;
+    }
+    fastest_ns->push_back(fastest);
   }
   return out;
 }
@@ -52,6 +56,14 @@ std::optional<double> attained_gbps(const ResultRow& row) {
   const auto ns = row.num(Col::ns_per_step);
   if (bytes > 0 && ns && *ns > 0) return bytes / *ns;
   return row.num(Col::gbps);
+}
+
+std::optional<double> MachineResults::fastest_gbps(std::size_t i) const {
+  if (i >= summaries.size() || i >= fastest_ns.size() || !fastest_ns[i] || !(*fastest_ns[i] > 0)) return std::nullopt;
+  const auto gbps = attained_gbps(summaries[i]);
+  const auto ns = summaries[i].num(Col::ns_per_step);
+  if (!gbps || !ns) return std::nullopt;
+  return *gbps * *ns / *fastest_ns[i];
 }
 
 std::optional<double> MachineResults::read_roof(const std::string& ws_level, int threads) const {
@@ -105,7 +117,7 @@ std::vector<MachineResults> group_by_machine(const std::vector<ResultRow>& rows)
     members[key].push_back(&r);
   }
   for (MachineResults& m : machines) {
-    m.summaries = summarize(members[m.host + "|" + m.cpu_model]);
+    m.summaries = summarize(members[m.host + "|" + m.cpu_model], &m.fastest_ns);
     for (const ResultRow& r : m.summaries) {
       const int threads = static_cast<int>(r.num_or(Col::threads, 0));
       if (r.str(Col::benchmark) == "ceiling_read") {

@@ -21,12 +21,19 @@ struct MachineResults {
   // One row per (run_id, configuration): the median aggregate row, or when a run wrote no
   // aggregates, the repetition with the median time. Invalid kernels are kept (flagged).
   std::vector<ResultRow> summaries;
+  // Per summary (same index): ns_per_step of its configuration's fastest repetition, when the
+  // run wrote repetition rows. Ceilings report their best repetition (as STREAM does); this lets
+  // a kernel be set beside them the same way.
+  std::vector<std::optional<double>> fastest_ns;
   // Best read bandwidth (GB/s) per (ws_level, threads) over the ceiling_read summaries.
   std::map<std::pair<std::string, int>, double> read_roof_gbps;
   // Best FP32 FMA GFLOP/s per thread count over the ceiling_fma summaries.
   std::map<int, double> fma_peak_gflops;
 
   std::optional<double> read_roof(const std::string& ws_level, int threads) const;
+  // The fastest repetition's GB/s of summaries[i] (its attained GB/s scaled by median / fastest
+  // time); nullopt without repetition rows.
+  std::optional<double> fastest_gbps(std::size_t i) const;
   std::optional<double> fma_peak(int threads) const;
   // Thread count the roofline uses: the most threads any kernel row ran with.
   int roofline_threads() const;

@@ -94,6 +94,49 @@ TEST(EfficiencyTargets, DramStreamingUsesEachRowsOwnRunCeilingAndTheWorstRow) {
   EXPECT_EQ(bf16->verdict, Verdict::kMet);
 }
 
+TEST(EfficiencyTargets, DramLinesAlsoJudgeEachRowsFastestRepetitionButTheVerdictStaysOnMedians) {
+  MachineResults m = machine();
+  ResultRow a = decode_row("decode_step", "fp32", 16, 8192, 4 * kLlc, 80, "DRAM");  // median 80%
+  set(a, Col::ceiling_gbps, "100");
+  ResultRow b = decode_row("decode_step", "fp32", 16, 16384, 8 * kLlc, 85, "DRAM");  // no repetition rows
+  set(b, Col::ceiling_gbps, "100");
+  m.summaries = {a, b};
+  m.fastest_ns = {*a.num(Col::ns_per_step) * 0.8, std::nullopt};  // fastest repetition: 100 GB/s
+  const auto lines = evaluate_targets(m).lines;
+  const TargetLine* fp32 = find(lines, TargetKind::kDramStreaming, "decode_step", "fp32", 16);
+  ASSERT_NE(fp32, nullptr);
+  EXPECT_NEAR(*fp32->worst, 80, 1e-6);
+  EXPECT_EQ(fp32->verdict, Verdict::kNotMet);
+  ASSERT_TRUE(fp32->worst_fastest.has_value());
+  EXPECT_NEAR(*fp32->worst_fastest, 100, 1e-6);
+  EXPECT_EQ(fp32->with_fastest, 1);
+  EXPECT_EQ(fp32->met_fastest, 1);
+}
+
+TEST(EfficiencyTargets, FastestRepetitionComesFromTheConfigurationsRepetitionRows) {
+  // Three repetitions (100, 80 and 125 ns) and a median aggregate (100 ns) of one configuration.
+  std::vector<ResultRow> rows;
+  for (const char* agg : {"none", "none", "none", "median"}) {
+    ResultRow r = decode_row("decode_step", "fp32", 1, 8192, 1e9, 10, "DRAM");
+    set(r, Col::host, "h");
+    set(r, Col::cpu_model, "c");
+    set(r, Col::aggregate, agg);
+    rows.push_back(r);
+  }
+  set(rows[0], Col::ns_per_step, "100");
+  set(rows[1], Col::ns_per_step, "80");
+  set(rows[2], Col::ns_per_step, "125");
+  set(rows[3], Col::ns_per_step, "100");
+  const auto machines = group_by_machine(rows);
+  ASSERT_EQ(machines.size(), 1u);
+  ASSERT_EQ(machines[0].summaries.size(), 1u);
+  EXPECT_EQ(machines[0].summaries[0].str(Col::aggregate), "median");
+  const auto median = attained_gbps(machines[0].summaries[0]);
+  const auto fastest = machines[0].fastest_gbps(0);
+  ASSERT_TRUE(median && fastest);
+  EXPECT_NEAR(*fastest / *median, 100.0 / 80.0, 1e-9);
+}
+
 TEST(EfficiencyTargets, LlcResidentPoolsDecodeStepAndAttentionAtTheLlcLevel) {
   MachineResults m = machine();
   ResultRow att = decode_row("attention", "fp32", 2, 1024, kLlc / 4, 300, "L3");
