@@ -14,8 +14,8 @@ do for [fmt in "svg png"] {
   set key outside right top vertical Left reverse noenhanced box
   set multiplot layout 2,1 title "LLC fit: Intel(R) Xeon(R) Processor @ 2.30GHz (vm), 2 threads" noenhanced
   set logscale xy
-  set xtics ("256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824, "4 GiB" 4294967296)
-  set xrange [81920:6871947674]
+  set xtics ("256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824, "4 GiB" 4294967296, "16 GiB" 1.717986918e+10)
+  set xrange [81920:2.748779069e+10]
   set yrange [1.47904442:131.9043437]
   set ytics ("2.00" 2, "5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100)
   set arrow 1 from 2097152, graph 0 to 2097152, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" front
@@ -28,26 +28,31 @@ do for [fmt in "svg png"] {
   set title "decode_step" noenhanced
   plot datafile index 0 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "fp32 warm (28L 16q/8kv d128)", \
        datafile index 1 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#1f77b4" dt 3 title "fp32 cold (28L 16q/8kv d128)", \
-       datafile index 2 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "fp16 warm (28L 16q/8kv d128)", \
-       datafile index 3 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "bf16 warm (28L 16q/8kv d128)", \
-       datafile index 4 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "int8 warm (28L 16q/8kv d128)", \
-       datafile index 5 using 1:2 with points pt 7 ps 0.5 lc rgb "#1f77b4" notitle, \
-       datafile index 6 using 1:2 with points pt 6 ps 0.5 lc rgb "#1f77b4" notitle, \
-       datafile index 7 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
-       datafile index 8 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
-       datafile index 9 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
+       datafile index 2 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "fp16 warm (32L 32q/32kv d128)", \
+       datafile index 3 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 3 title "fp16 cold (32L 32q/32kv d128)", \
+       datafile index 4 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "bf16 warm (32L 32q/32kv d128)", \
+       datafile index 5 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#2ca02c" dt 3 title "bf16 cold (32L 32q/32kv d128)", \
+       datafile index 6 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "int8 warm (28L 16q/8kv d128)", \
+       datafile index 7 using 1:2 with points pt 7 ps 0.5 lc rgb "#1f77b4" notitle, \
+       datafile index 8 using 1:2 with points pt 6 ps 0.5 lc rgb "#1f77b4" notitle, \
+       datafile index 9 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
+       datafile index 10 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
+       datafile index 11 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
        45.41930541 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 45.4 GB/s", \
        33.82219372 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 33.8 GB/s", \
-       datafile index 10 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
+       datafile index 12 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   set title "attention" noenhanced
-  plot datafile index 11 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "fp32 warm (28L 16q/8kv d128)", \
-       datafile index 12 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "fp16 warm (28L 16q/8kv d128)", \
-       datafile index 13 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "bf16 warm (28L 16q/8kv d128)", \
-       datafile index 14 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "int8 warm (28L 8q/8kv d128)", \
-       datafile index 15 using 1:2 with points pt 7 ps 0.5 lc rgb "#1f77b4" notitle, \
-       datafile index 16 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
-       datafile index 17 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
-       datafile index 18 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
+  plot datafile index 13 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "fp32 warm (32L 32q/32kv d128)", \
+       datafile index 14 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#1f77b4" dt 3 title "fp32 cold (32L 32q/32kv d128)", \
+       datafile index 15 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "fp16 warm (32L 32q/32kv d128)", \
+       datafile index 16 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 3 title "fp16 cold (32L 32q/32kv d128)", \
+       datafile index 17 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "bf16 warm (32L 32q/32kv d128)", \
+       datafile index 18 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#2ca02c" dt 3 title "bf16 cold (32L 32q/32kv d128)", \
+       datafile index 19 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "int8 warm (28L 8q/8kv d128)", \
+       datafile index 20 using 1:2 with points pt 7 ps 0.5 lc rgb "#1f77b4" notitle, \
+       datafile index 21 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
+       datafile index 22 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
+       datafile index 23 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
        45.41930541 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 45.4 GB/s", \
        33.82219372 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 33.8 GB/s"
   unset multiplot

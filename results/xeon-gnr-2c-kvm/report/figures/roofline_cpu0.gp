@@ -16,21 +16,21 @@ do for [fmt in "svg png"] {
   set logscale xy
   set xlabel "arithmetic intensity (FLOP/byte)"
   set ylabel "attained performance (GFLOP/s)"
-  set xrange [0.2519415624:124.1155747]
+  set xrange [0.2512779942:124.1155747]
   set yrange [0.9433315374:892.7734912]
   set xtics ("0.25" 0.25, "0.5" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64)
   set samples 400
   peak = 446.3867456
-  bw_L1 = 603.1932329
+  bw_L1 = 610.4305017
   roof_L1(x) = (x*bw_L1 < peak ? x*bw_L1 : peak)
-  bw_L2 = 344.8845363
+  bw_L2 = 349.0774794
   roof_L2(x) = (x*bw_L2 < peak ? x*bw_L2 : peak)
   bw_L3 = 45.41930541
   roof_L3(x) = (x*bw_L3 < peak ? x*bw_L3 : peak)
   bw_DRAM = 33.82219372
   roof_DRAM(x) = (x*bw_DRAM < peak ? x*bw_DRAM : peak)
-  plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 603 GB/s", \
-       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 345 GB/s", \
+  plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 610 GB/s", \
+       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 349 GB/s", \
        roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 45.4 GB/s", \
        roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 33.8 GB/s", \
        peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 446 GFLOP/s", \
