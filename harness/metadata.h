@@ -13,7 +13,7 @@ struct RunMetadata {
   std::string host;
   std::string cpu_vendor;
   std::string cpu_model;       // commas removed
-  std::string isa;             // kvb::simd_target_name()
+  std::string isa;             // kvb::simd_target_name(), "+AMX-INT8" if int8 attention uses AMX
   int pus_total = 0;
   int numa_nodes = 0;
   std::int64_t l1d_bytes = 0, l2_bytes = 0, l3_bytes = 0;  // 0 = absent (CSV empty)

@@ -11,6 +11,12 @@
 // exact); int4 bytes are widened to int32 and each nibble shifted to the top (q * 2^28), two
 // chunks per load. The constant factors (2^8, 2^-28) are folded into the row scales with the
 // others (kernel "decode units" below).
+//
+// int8 scores can instead come from AMX-INT8 (kernels/attention_amx.cc: the query split exactly
+// into three int8 limbs, TDPBSSD against the K rows) where the CPU and OS allow it, the group has
+// <= 16 heads and head_dim is a multiple of 64 up to 256. Softmax and the V accumulation stay
+// here. Not yet measured (this session's machine had no AMX), so it is off unless KVBENCH_AMX=1;
+// see the status note in attention_amx.cc.
 
 #include "kernels/attention.h"
 
@@ -21,6 +27,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "kernels/attention_amx.h"
 #include "kernels/codecs.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -50,6 +57,7 @@ struct PartialArgs {
   float* max;
   float* sum;
   float* acc;           // [heads][head_dim]
+  const AmxInt8Scorer* amx = nullptr;  // int8 only: scores from AMX (tile state loaded), else FMA
 };
 
 // Heads per pass bound the on-stack score tile; larger groups take several passes (each pass
@@ -482,6 +490,13 @@ void PartialTyped(const PartialArgs& a) {
     const RowPrefetch<P>* pf_first = &pf;
 
     std::int32_t g = 0;
+    if constexpr (std::is_same_v<P, const std::int8_t*>) {
+      if (a.amx != nullptr) {
+        pf(pt, pt + rows);  // the whole tile's prefetches at once: AMX leaves no FMAs to stall
+        detail::amx_int8_score_tile(*a.amx, kt, a.stride, rows, kscale, s);
+        g = G;
+      }
+    }
     for (; g + kHeadsBlock <= G; g += kHeadsBlock, pf_first = nullptr)
       ScoreHeads<kHeadsBlock>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kTile,
                               score_scale, kscale, pf_first, pt);
@@ -641,7 +656,12 @@ Status attention_partial(const CacheView& cache, std::int32_t layer, std::int32_
     a.max = out.max + g0;
     a.sum = out.sum + g0;
     a.acc = out.acc + std::int64_t{g0} * d;
+    detail::AmxInt8Scorer amx;  // on the stack: ~12 KB of query limbs and the tile config
+    a.amx = s.dtype == DType::kI8 && detail::amx_int8_begin(amx, a.q, a.heads, d, scale)
+                ? &amx
+                : nullptr;
     HWY_DYNAMIC_DISPATCH(Partial)(a);
+    if (a.amx != nullptr) detail::amx_int8_end();
   }
   return Status::kOk;
 }
@@ -707,6 +727,10 @@ Status decode_attention_window(const CacheView& cache, std::int32_t layer, std::
 }
 
 const char* simd_target_name() noexcept { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
+
+const char* attention_int8_path() noexcept {
+  return detail::amx_int8_enabled() ? "AMX-INT8" : "FMA";
+}
 
 }  // namespace kvb
 #endif  // HWY_ONCE

@@ -65,4 +65,9 @@ Status decode_attention_reference(const CacheView& cache, std::int32_t layer, st
 // Name of the Highway target the dispatched kernels run on ("AVX3_ZEN4", "AVX2", "NEON", ...).
 const char* simd_target_name() noexcept;
 
+// How int8 attention computes its scores: "AMX-INT8" where the CPU and OS allow AMX and it is
+// switched on (KVBENCH_AMX=1; off by default until measured), else "FMA". Even with AMX, groups
+// of more than 16 heads and head_dim not a multiple of 64 (or over 256) use the FMA path.
+const char* attention_int8_path() noexcept;
+
 }  // namespace kvb

@@ -1,0 +1,209 @@
+// AMX-INT8 scores for int8 decode attention. A = 16 K rows x 64 bytes straight from the cache
+// (row stride), B = one limb of the query (VNNI tile from kernels/query_limbs.h), C = 16 positions
+// x heads int32, one C tile per limb: per 64 dims one A load, three B loads (L1-resident) and three
+// TDPBSSD. The three int32 sums are exact; their fp32 combination rounds like an fp32 dot product.
+//
+// Tile registers: tmm0-2 C (limbs 0, 1, 2), tmm3 A, tmm4-6 B (limbs 0, 1, 2).
+// The intrinsics come from function target attributes only: the library still runs on CPUs
+// without AMX, which amx_int8_supported() tells apart at run time.
+//
+// Status (2026-11-23): written and unit-tested (limb layout against an emulated TDPBSSD) on a
+// 2-vCPU AMD EPYC guest without AVX-512 or AMX, where the AMX instructions themselves could not
+// run and nothing could be timed. The path is therefore OFF by default (kAmxInt8ByDefault); turn
+// it on with KVBENCH_AMX=1 on an AMX machine, run ctest there (the AMX tests in
+// tests/kernels/attention_amx_test.cc run only where AMX is available), then measure with the A/B
+// commands in README.md before flipping the default. Baseline to beat (Xeon 2-vCPU VM, FMA path):
+// int8 decode_step 67-69% of the DRAM read ceiling at 1-2 threads, GQA G8/G1 2.1-2.2x.
+
+#include "kernels/attention_amx.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define KVB_AMX_X86 1
+#include <cpuid.h>
+#include <immintrin.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+#else
+#define KVB_AMX_X86 0
+#endif
+
+namespace kvb::detail {
+namespace {
+
+// Off until the path has been run and timed on an AMX machine (see the status note above).
+constexpr bool kAmxInt8ByDefault = false;
+
+#if KVB_AMX_X86
+// Every AMX CPU has AVX-512 (detect_amx_int8 checks it anyway); the scores are combined with it.
+#define KVB_AMX_TARGET __attribute__((target("amx-tile,amx-int8,avx512f")))
+
+bool detect_amx_int8() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid(1, &a, &b, &c, &d) == 0 || (c & bit_OSXSAVE) == 0) return false;
+  if (__get_cpuid_max(0, nullptr) < 7) return false;
+  __cpuid_count(7, 0, a, b, c, d);
+  constexpr unsigned kAmxTile = 1u << 24, kAmxInt8 = 1u << 25;  // CPUID.(7,0):EDX
+  constexpr unsigned kAvx512F = 1u << 16;                      // CPUID.(7,0):EBX
+  if ((d & kAmxTile) == 0 || (d & kAmxInt8) == 0 || (b & kAvx512F) == 0) return false;
+  unsigned xcr0_lo = 0, xcr0_hi = 0;
+  __asm__ volatile("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
+  // SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM, XTILECFG, XTILEDATA
+  constexpr unsigned kOsState = 0x6u | 0xE0u | (1u << 17) | (1u << 18);
+  if ((xcr0_lo & kOsState) != kOsState) return false;
+#if defined(__linux__)
+  // Linux hands out the 8 KB of tile data per process on request (kernel 5.16+).
+  constexpr long kArchReqXcompPerm = 0x1023;
+  constexpr long kXfeatureXtiledata = 18;
+  return syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0;
+#else
+  return false;
+#endif
+}
+#else
+bool detect_amx_int8() { return false; }
+#endif
+
+std::once_flag g_select_once;
+bool g_supported = false;
+std::atomic<bool> g_enabled{false};
+
+void select_once() {
+  std::call_once(g_select_once, [] {
+    g_supported = detect_amx_int8();
+    bool on = kAmxInt8ByDefault;
+    if (const char* env = std::getenv("KVBENCH_AMX"); env != nullptr && env[0] != '\0')
+      on = std::strcmp(env, "0") != 0;
+    g_enabled.store(g_supported && on, std::memory_order_relaxed);
+  });
+}
+
+void write_tile_config(std::uint8_t* cfg, std::int32_t heads) {
+  std::memset(cfg, 0, 64);
+  cfg[0] = 1;  // palette 1; start_row 0
+  const auto set = [cfg](int tile, std::uint16_t colsb, std::uint8_t rows) {
+    std::memcpy(cfg + 16 + 2 * tile, &colsb, 2);  // colsb[16] at byte 16
+    cfg[48 + tile] = rows;                        // rows[16] at byte 48
+  };
+  const auto head_bytes = static_cast<std::uint16_t>(heads * 4);
+  for (int t = 0; t < 3; ++t) set(t, head_bytes, 16);      // C: 16 positions x heads int32
+  set(3, 64, 16);                                          // A: 16 positions x 64 dims
+  for (int t = 4; t < 7; ++t) set(t, head_bytes, 16);      // B: 16 dim quads x heads x 4
+}
+
+}  // namespace
+
+bool amx_int8_supported() noexcept {
+  select_once();
+  return g_supported;
+}
+
+bool amx_int8_enabled() noexcept {
+  select_once();
+  return g_enabled.load(std::memory_order_relaxed);
+}
+
+bool set_amx_int8_enabled(bool on) noexcept {
+  select_once();
+  g_enabled.store(g_supported && on, std::memory_order_relaxed);
+  return g_enabled.load(std::memory_order_relaxed);
+}
+
+#if KVB_AMX_X86
+namespace {
+// Kept out of line: only code reached after the run-time check may hold AMX or AVX-512.
+KVB_AMX_TARGET __attribute__((noinline)) void load_tile_config(const std::uint8_t* config) {
+  __asm__ volatile("" ::: "memory");  // _tile_loadconfig's asm names only 8 of the 64 bytes
+  _tile_loadconfig(config);
+}
+}  // namespace
+
+bool amx_int8_begin(AmxInt8Scorer& s, const float* q, std::int32_t heads, std::int32_t head_dim,
+                    float scale) noexcept {
+  if (!amx_int8_enabled() || !quantise_query_limbs(q, heads, head_dim, s.limbs)) return false;
+  for (std::int32_t g = 0; g < kLimbTileHeads; ++g)
+    s.head_factor[g] = static_cast<float>(static_cast<double>(scale) * s.limbs.unit[g]);
+  write_tile_config(s.tile_config, heads);
+  load_tile_config(s.tile_config);
+  return true;
+}
+
+KVB_AMX_TARGET void amx_int8_end() noexcept { _tile_release(); }
+
+namespace {
+// 16 int32 at first + offsets[i] (in elements), as floats. The masked forms with explicit zero
+// sources: GCC 12's plain forms warn about their undefined source operand.
+KVB_AMX_TARGET inline __m512 gather_column(__m512i offsets, const std::int32_t* first) {
+  const __m512i c =
+      _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), 0xFFFF, offsets, first, 4);
+  return _mm512_maskz_cvtepi32_ps(0xFFFF, c);
+}
+}  // namespace
+
+KVB_AMX_TARGET void amx_int8_score_tile(const AmxInt8Scorer& s, const std::int8_t* k,
+                                        std::int64_t stride_bytes, std::int64_t rows,
+                                        const float* kscale, float* s_out) noexcept {
+  constexpr std::int32_t kRows = 16;
+  const std::int32_t chunks = s.limbs.chunks;
+  // A partial tile must not read past the last row: copy it into zeroed rows.
+  alignas(64) std::int8_t tail[kRows * kLimbMaxChunks * kLimbChunkDims];
+  if (rows < kRows) {
+    const std::int64_t d = std::int64_t{chunks} * kLimbChunkDims;
+    std::memset(tail, 0, sizeof(tail));
+    for (std::int64_t r = 0; r < rows; ++r) std::memcpy(tail + r * d, k + r * stride_bytes, d);
+    k = tail;
+    stride_bytes = d;
+    __asm__ volatile("" ::: "memory");  // tile loads' asm does not name the memory it reads
+  }
+  _tile_zero(0);
+  _tile_zero(1);
+  _tile_zero(2);
+  for (std::int32_t c = 0; c < chunks; ++c) {
+    _tile_loadd(3, k + c * kLimbChunkDims, stride_bytes);
+    _tile_loadd(4, s.limbs.tiles[0][c], 64);
+    _tile_loadd(5, s.limbs.tiles[1][c], 64);
+    _tile_loadd(6, s.limbs.tiles[2][c], 64);
+    _tile_dpbssd(0, 3, 4);
+    _tile_dpbssd(1, 3, 5);
+    _tile_dpbssd(2, 3, 6);
+  }
+  alignas(64) std::int32_t sums[3][kRows][kLimbTileHeads];
+  _tile_stored(0, sums[0], 64);
+  _tile_stored(1, sums[1], 64);
+  _tile_stored(2, sums[2], 64);
+  // sums are [position][head]; s_out is [head][position]: one gather per limb and head reads a
+  // column (16 positions). Same arithmetic as combine_limb_sums: S2 * 256 + S1 rounded, times 256
+  // (exact) plus S0 rounded, then times scale * u_g * kscale[r].
+  const __mmask16 valid = static_cast<__mmask16>((1u << rows) - 1u);
+  const __m512 row_scale = _mm512_maskz_loadu_ps(valid, kscale);
+  const __m512i column = _mm512_mullo_epi32(
+      _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+      _mm512_set1_epi32(kLimbTileHeads));
+  const __m512 k256 = _mm512_set1_ps(256.0f);
+  const std::int32_t heads = s.limbs.heads;
+  for (std::int32_t g = 0; g < heads; ++g) {
+    const __m512 s2 = gather_column(column, &sums[2][0][g]);
+    const __m512 s1 = gather_column(column, &sums[1][0][g]);
+    const __m512 s0 = gather_column(column, &sums[0][0][g]);
+    const __m512 dot = _mm512_fmadd_ps(_mm512_fmadd_ps(s2, k256, s1), k256, s0);
+    const __m512 factor = _mm512_mul_ps(row_scale, _mm512_set1_ps(s.head_factor[g]));
+    _mm512_mask_storeu_ps(s_out + g * kRows, valid, _mm512_mul_ps(dot, factor));
+  }
+}
+#else
+bool amx_int8_begin(AmxInt8Scorer&, const float*, std::int32_t, std::int32_t, float) noexcept {
+  return false;
+}
+void amx_int8_end() noexcept {}
+void amx_int8_score_tile(const AmxInt8Scorer&, const std::int8_t*, std::int64_t, std::int64_t,
+                         const float*, float*) noexcept {}
+#endif
+
+}  // namespace kvb::detail
