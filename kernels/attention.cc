@@ -661,7 +661,7 @@ Status attention_partial(const CacheView& cache, std::int32_t layer, std::int32_
                 ? &amx
                 : nullptr;
     HWY_DYNAMIC_DISPATCH(Partial)(a);
-    if (a.amx != nullptr) detail::amx_int8_end();
+    if (a.amx != nullptr) detail::amx_int8_end(amx);
   }
   return Status::kOk;
 }

@@ -1,11 +1,13 @@
 // The AMX-INT8 score path of int8 attention against the double reference and against the FMA
-// path. These need a CPU with AMX-TILE + AMX-INT8 and the OS's permission; elsewhere they skip
-// and say so (the limb layout itself is covered everywhere by query_limbs_test.cc).
+// path, twice: on the hardware (needs AMX-TILE + AMX-INT8 and the OS's permission; elsewhere
+// those cases skip and say so) and on AmxTileEmulator (every CPU: the same tile configuration,
+// operands, partial tiles and integration into the kernel, without the AMX instructions).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -22,12 +24,21 @@ using testing::random_floats;
 
 constexpr double kKernelTol = 3e-5;  // as attention_test.cc: fp32 kernel vs double reference
 
-// Turns the AMX switch on or off for one test and restores it after.
+enum class Tiles { kHardware, kEmulated };
+
+std::string tiles_name(Tiles t) { return t == Tiles::kHardware ? "Hardware" : "Emulated"; }
+
+// Sets the int8 score path for one scope and restores the process's setting after.
 class AmxSwitch {
  public:
-  explicit AmxSwitch(bool on) : before_(detail::amx_int8_enabled()) {
-    detail::set_amx_int8_enabled(on);
+  // on: AMX on `tiles`; off: the FMA path.
+  AmxSwitch(bool on, Tiles tiles) : before_(detail::amx_int8_enabled()) {
+    if (on && tiles == Tiles::kEmulated)
+      detail::set_amx_int8_emulated(true);
+    else
+      detail::set_amx_int8_enabled(on);
   }
+  explicit AmxSwitch(bool on) : AmxSwitch(on, Tiles::kHardware) {}
   ~AmxSwitch() { detail::set_amx_int8_enabled(before_); }
 
  private:
@@ -40,9 +51,12 @@ struct AmxCase {
   std::int64_t context;
 };
 
-std::string case_name(const ::testing::TestParamInfo<AmxCase>& info) {
-  return "G" + std::to_string(info.param.group) + "_d" + std::to_string(info.param.head_dim) +
-         "_t" + std::to_string(info.param.context);
+using AmxParam = std::tuple<Tiles, AmxCase>;
+
+std::string case_name(const ::testing::TestParamInfo<AmxParam>& info) {
+  const AmxCase& c = std::get<1>(info.param);
+  return tiles_name(std::get<0>(info.param)) + "_G" + std::to_string(c.group) + "_d" +
+         std::to_string(c.head_dim) + "_t" + std::to_string(c.context);
 }
 
 struct Int8Setup {
@@ -106,10 +120,11 @@ double max_abs_diff(const A& a, const B& b) {
   return m;
 }
 
-#define KVB_REQUIRE_AMX()                                                                   \
-  if (!detail::amx_int8_supported())                                                       \
-  GTEST_SKIP() << "no AMX-INT8 here (CPUID AMX-TILE/AMX-INT8, XCR0 tile state or Linux "    \
-                  "ARCH_REQ_XCOMP_PERM missing): the AMX path cannot run on this machine"
+#define KVB_REQUIRE_TILES(tiles)                                                            \
+  if ((tiles) == Tiles::kHardware && !detail::amx_int8_supported())                         \
+  GTEST_SKIP() << "no AMX-INT8 here (CPUID AMX-TILE/AMX-INT8/AVX512F, XCR0 tile state or "   \
+                  "Linux ARCH_REQ_XCOMP_PERM missing): the hardware path cannot run on this "  \
+                  "machine; the Emulated cases cover its data flow"
 
 TEST(AmxSwitch, EnablingFollowsTheHardwareAndNamesThePath) {
   const AmxSwitch restore(false);
@@ -119,18 +134,21 @@ TEST(AmxSwitch, EnablingFollowsTheHardwareAndNamesThePath) {
   EXPECT_STREQ(attention_int8_path(), detail::amx_int8_supported() ? "AMX-INT8" : "FMA");
 }
 
-class AmxAttention : public ::testing::TestWithParam<AmxCase> {};
+class AmxAttention : public ::testing::TestWithParam<AmxParam> {};
 
 // AMX against the double reference, and AMX against the FMA path, on the same cache.
 TEST_P(AmxAttention, MatchesReferenceAndFmaPath) {
-  KVB_REQUIRE_AMX();
-  const AmxCase& c = GetParam();
+  const Tiles tiles = std::get<0>(GetParam());
+  KVB_REQUIRE_TILES(tiles);
+  const AmxCase& c = std::get<1>(GetParam());
   Int8Setup setup(c, 3.0f, static_cast<std::uint32_t>(c.group * 1000 + c.head_dim + c.context));
   const auto ref = setup.reference(c.context);
   std::vector<float> amx, fma;
   {
-    const AmxSwitch on(true);
-    ASSERT_STREQ(attention_int8_path(), "AMX-INT8");
+    const AmxSwitch on(true, tiles);
+    if (tiles == Tiles::kHardware) {
+      ASSERT_STREQ(attention_int8_path(), "AMX-INT8");
+    }
     amx = setup.fast(c.context);
   }
   {
@@ -146,59 +164,108 @@ TEST_P(AmxAttention, MatchesReferenceAndFmaPath) {
 // still be right with the switch on. Contexts straddle the 16-position tiles.
 INSTANTIATE_TEST_SUITE_P(
     Shapes, AmxAttention,
-    ::testing::Values(AmxCase{1, 64, 1}, AmxCase{1, 128, 4099}, AmxCase{2, 128, 17},
-                      AmxCase{2, 64, 1000}, AmxCase{4, 128, 15}, AmxCase{4, 256, 333},
-                      AmxCase{8, 128, 16}, AmxCase{8, 64, 250}, AmxCase{8, 192, 31},
-                      AmxCase{16, 128, 77}, AmxCase{16, 256, 48}, AmxCase{2, 80, 100},
-                      AmxCase{32, 64, 40}),
+    ::testing::Combine(
+        ::testing::Values(Tiles::kHardware, Tiles::kEmulated),
+        ::testing::Values(AmxCase{1, 64, 1}, AmxCase{1, 128, 4099}, AmxCase{2, 128, 17},
+                          AmxCase{2, 64, 1000}, AmxCase{4, 128, 15}, AmxCase{4, 256, 333},
+                          AmxCase{8, 128, 16}, AmxCase{8, 64, 250}, AmxCase{8, 192, 31},
+                          AmxCase{16, 128, 77}, AmxCase{16, 256, 48}, AmxCase{2, 80, 100},
+                          AmxCase{32, 64, 40})),
     case_name);
 
-TEST(AmxAttentionEdges, AllZeroQueryGivesTheMeanOfV) {
-  KVB_REQUIRE_AMX();
+class AmxAttentionEdges : public ::testing::TestWithParam<Tiles> {};
+
+// The scorer alone: begin takes the AMX path for the shapes it fits, and a tile's scores are
+// scale * kscale[r] * (q_g . k_r), full and partial tiles (rows past `rows` are not read: the
+// buffer ends right after them).
+TEST_P(AmxAttentionEdges, ScorerGivesScaledDotProducts) {
+  KVB_REQUIRE_TILES(GetParam());
+  const AmxSwitch on(true, GetParam());
+  std::mt19937 rng(23);
+  std::uniform_int_distribution<int> code(-128, 127);
+  for (const std::int32_t heads : {1, 3, 16}) {
+    for (const std::int32_t d : {64, 256}) {
+      for (const std::int64_t rows : {16, 5, 1}) {
+        const std::int64_t stride = d + 64;  // rows interleaved with other data, as in a cache
+        std::vector<std::int8_t> k(static_cast<std::size_t>((rows - 1) * stride + d));
+        for (auto& x : k) x = static_cast<std::int8_t>(code(rng));
+        std::vector<float> kscale(static_cast<std::size_t>(rows));
+        for (auto& x : kscale) x = random_floats(1, rng, 0.001f, 0.02f)[0];
+        kscale[0] = 0.0f;
+        const auto q = random_floats(static_cast<std::size_t>(heads) * d, rng, -3.0f, 3.0f);
+        const float scale = 0.125f;
+        detail::AmxInt8Scorer scorer;
+        ASSERT_TRUE(detail::amx_int8_begin(scorer, q.data(), heads, d, scale));
+        std::vector<float> out(static_cast<std::size_t>(heads) * 16, -1.0f);
+        detail::amx_int8_score_tile(scorer, k.data(), stride, rows, kscale.data(), out.data());
+        detail::amx_int8_end(scorer);
+        for (std::int32_t g = 0; g < heads; ++g) {
+          for (std::int64_t r = 0; r < rows; ++r) {
+            double dot = 0, bound = 0;
+            for (std::int32_t i = 0; i < d; ++i) {
+              dot += double(q[g * d + i]) * k[r * stride + i];
+              bound += std::fabs(double(q[g * d + i]) * k[r * stride + i]) + 3.0 * 128;
+            }
+            const double expect = scale * double(kscale[r]) * dot;
+            EXPECT_NEAR(out[g * 16 + r], expect, 1e-6 * scale * kscale[r] * bound)
+                << "heads " << heads << " d " << d << " rows " << rows << " g " << g << " r " << r;
+          }
+        }
+      }
+    }
+  }
+  detail::AmxInt8Scorer scorer;
+  const std::vector<float> q(17 * 80, 1.0f);
+  EXPECT_FALSE(detail::amx_int8_begin(scorer, q.data(), 17, 64, 1.0f));  // more than 16 heads
+  EXPECT_FALSE(detail::amx_int8_begin(scorer, q.data(), 2, 80, 1.0f));   // head_dim 80
+}
+
+TEST_P(AmxAttentionEdges, AllZeroQueryGivesTheMeanOfV) {
+  KVB_REQUIRE_TILES(GetParam());
   const AmxCase c{4, 128, 100};
   Int8Setup setup(c, 1.0f, 5);
   std::fill(setup.q.begin(), setup.q.end(), 0.0f);
-  const AmxSwitch on(true);
+  const AmxSwitch on(true, GetParam());
   EXPECT_LE(max_abs_diff(setup.fast(c.context), setup.reference(c.context)), kKernelTol);
 }
 
-TEST(AmxAttentionEdges, LargeAndTinyQueriesMatchTheReference) {
-  KVB_REQUIRE_AMX();
+TEST_P(AmxAttentionEdges, LargeAndTinyQueriesMatchTheReference) {
+  KVB_REQUIRE_TILES(GetParam());
   const AmxCase c{8, 128, 200};
   for (const float mag : {1e-30f, 1e-6f, 30.0f}) {  // larger |q| saturates softmax past fp32
     Int8Setup setup(c, mag, 9);
     const auto ref = setup.reference(c.context);
-    const AmxSwitch on(true);
+    const AmxSwitch on(true, GetParam());
     EXPECT_LE(max_abs_diff(setup.fast(c.context), ref), kKernelTol) << "|q| <= " << mag;
   }
 }
 
 // One head of the group all zero, the others not: per-head units must stay apart.
-TEST(AmxAttentionEdges, OneZeroHeadInTheGroup) {
-  KVB_REQUIRE_AMX();
+TEST_P(AmxAttentionEdges, OneZeroHeadInTheGroup) {
+  KVB_REQUIRE_TILES(GetParam());
   const AmxCase c{4, 64, 70};
   Int8Setup setup(c, 2.0f, 13);
   std::fill(setup.q.begin() + 64, setup.q.begin() + 128, 0.0f);
-  const AmxSwitch on(true);
+  const AmxSwitch on(true, GetParam());
   EXPECT_LE(max_abs_diff(setup.fast(c.context), setup.reference(c.context)), kKernelTol);
 }
 
-TEST(AmxAttentionEdges, RowsWithScaleZero) {
-  KVB_REQUIRE_AMX();
+TEST_P(AmxAttentionEdges, RowsWithScaleZero) {
+  KVB_REQUIRE_TILES(GetParam());
   const AmxCase c{2, 128, 90};
   Int8Setup setup(c, 3.0f, 17);
   setup.zero_some_row_scales();
-  const AmxSwitch on(true);
+  const AmxSwitch on(true, GetParam());
   EXPECT_LE(max_abs_diff(setup.fast(c.context), setup.reference(c.context)), kKernelTol);
 }
 
 // A partial over rows [t0, t1) that do not start on a tile boundary, merged: the same as one pass.
-TEST(AmxAttentionEdges, SplitRangesMergeToTheReference) {
-  KVB_REQUIRE_AMX();
+TEST_P(AmxAttentionEdges, SplitRangesMergeToTheReference) {
+  KVB_REQUIRE_TILES(GetParam());
   const AmxCase c{8, 128, 301};
   Int8Setup setup(c, 3.0f, 19);
   const CacheShape& s = setup.cache.geometry().shape();
-  const AmxSwitch on(true);
+  const AmxSwitch on(true, GetParam());
   const std::int64_t cuts[] = {0, 7, 150, 301};
   std::vector<std::vector<float>> storage(3);
   std::vector<AttentionPartial> parts;
@@ -220,6 +287,12 @@ TEST(AmxAttentionEdges, SplitRangesMergeToTheReference) {
       EXPECT_NEAR(out[j], ref[static_cast<std::size_t>(h) * out.size() + j], kKernelTol);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Tiles, AmxAttentionEdges,
+                         ::testing::Values(Tiles::kHardware, Tiles::kEmulated),
+                         [](const ::testing::TestParamInfo<Tiles>& info) {
+                           return tiles_name(info.param);
+                         });
 
 }  // namespace
 }  // namespace kvb
