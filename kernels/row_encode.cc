@@ -40,9 +40,14 @@ HWY_INLINE void Put(D d, hn::Vec<D> v, T* p, bool stream) {
   }
 }
 
+// Whether Put may stream v to p: p aligned to the vector, and the vector at least 16 bytes. On
+// x86 Highway 1.0.3 streams a partial vector (8 int8 codes on AVX2) with a 16-byte MOVNTDQ,
+// which faults at an 8-byte-aligned address (and writes past the codes at a 16-byte one): seen
+// as a SIGSEGV in CacheWriteEncoding.WideRowsAndManyHeads on a CPU dispatching to AVX2.
 template <class D>
 HWY_INLINE bool Aligned(D d, const void* p) {
-  return reinterpret_cast<std::uintptr_t>(p) % (hn::Lanes(d) * sizeof(hn::TFromD<D>)) == 0;
+  const std::size_t bytes = hn::Lanes(d) * sizeof(hn::TFromD<D>);
+  return bytes >= 16 && reinterpret_cast<std::uintptr_t>(p) % bytes == 0;
 }
 
 // Nearest-even integer of q for |q| < 2^22 (q already clamped): adding 1.5 * 2^23 makes the FPU
