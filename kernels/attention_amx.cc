@@ -15,6 +15,15 @@
 // of tests/kernels/attention_amx_test.cc run only there), then measure with KVBENCH_AMX=0 / 1
 // alternating (README.md) before flipping the default. Baseline to beat (Xeon 2-vCPU VM, FMA
 // path): int8 decode_step 67-69% of the DRAM read ceiling at 1-2 threads, GQA G8/G1 2.1-2.2x.
+// What could be measured here is that the hook costs the FMA path nothing: main vs this code,
+// alternating, two rounds, medians (AMD EPYC 2-vCPU guest, AVX2): int8 decode_step at 35747
+// tokens, % of the bracketed DRAM read ceiling, 1 / 2 threads: main 47-50 / 47-52, here 51-53 /
+// 48; GQA attention 16384 tokens, G8/G1 ns per step: main 4.88, 4.69; here 5.92 (one slow
+// G8 round), 4.78.
+// Expected on the Xeon, not measured: per 16 positions at head_dim 128, the scores take 6
+// TDPBSSD (about 16 cycles each at best) and 3G gathers instead of 128 G 16-lane FMAs (1024 at
+// G = 8); the V side keeps its 128 G FMAs, so G8/G1 should improve but not reach 1.10 without
+// step 2 (V on AMX, not attempted).
 
 #include "kernels/attention_amx.h"
 

@@ -4,6 +4,8 @@
 
 #include "harness/csv_writer.h"
 #include "harness/topology.h"
+#include "kernels/attention.h"
+#include "kernels/attention_amx.h"
 
 namespace kvb {
 namespace {
@@ -31,6 +33,19 @@ TEST(Metadata, EveryFieldIsFilled) {
     EXPECT_EQ(cols[i].first, schema[i]);
     EXPECT_EQ(cols[i].second.find_first_of(",\"\n"), std::string::npos) << cols[i].first;
   }
+}
+
+// The isa column says when int8 attention scores run on AMX, so A/B rows can be told apart.
+TEST(Metadata, IsaNamesAmxWhenInt8AttentionUsesIt) {
+  auto topo = Topology::discover();
+  const bool before = detail::amx_int8_enabled();
+  detail::set_amx_int8_enabled(false);
+  EXPECT_EQ(collect_metadata(*topo, {topo->pus()[0]}).isa, simd_target_name());
+  if (detail::set_amx_int8_enabled(true)) {  // only where AMX is supported
+    EXPECT_EQ(collect_metadata(*topo, {topo->pus()[0]}).isa,
+              std::string(simd_target_name()) + "+AMX-INT8");
+  }
+  detail::set_amx_int8_enabled(before);
 }
 
 }  // namespace
