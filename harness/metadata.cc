@@ -129,7 +129,8 @@ RunMetadata collect_metadata(const Topology& topo, const std::vector<unsigned>& 
   m.cpu_vendor = csv_safe(m.cpu_vendor.empty() ? "unknown" : m.cpu_vendor);
   m.cpu_model = csv_safe(m.cpu_model.empty() ? "unknown" : m.cpu_model);
   m.isa = simd_target_name();
-  if (std::strcmp(attention_int8_path(), "FMA") != 0) m.isa += std::string("+") + attention_int8_path();
+  if (std::strcmp(attention_int8_path(), "FMA") != 0)  // A/B rows of KVBENCH_AMX differ here
+    m.isa += std::string("+") + attention_int8_path();
   m.pus_total = topo.pu_count();
   m.numa_nodes = topo.numa_nodes();
   m.l1d_bytes = topo.cache_bytes(1).value_or(0);
