@@ -8,13 +8,16 @@
 // without AMX, which amx_int8_supported() tells apart at run time. The same sequence also runs
 // on AmxTileEmulator (set_amx_int8_emulated, tests) so CPUs without AMX test the data flow.
 //
-// Status (2026-11-23): written and tested on a 2-vCPU AMD EPYC guest without AVX-512 or AMX
-// (limb layout, tile configuration, partial tiles and the whole attention through the emulator),
-// where the AMX instructions themselves could not run and nothing could be timed. The path is
-// therefore OFF by default (kAmxInt8ByDefault). On an AMX machine: run ctest (the hardware cases
-// of tests/kernels/attention_amx_test.cc run only there), then measure with KVBENCH_AMX=0 / 1
-// alternating (README.md) before flipping the default. Baseline to beat (Xeon 2-vCPU VM, FMA
-// path): int8 decode_step 67-69% of the DRAM read ceiling at 1-2 threads, GQA G8/G1 2.1-2.2x.
+// Status (2026-11-23): written and tested through the emulator on a 2-vCPU AMD EPYC guest without
+// AMX, then run on the 16-vCPU Emerald Rapids host (AMX-TILE/INT8, arch_prctl permission granted):
+// every kernels_test case passed there, the real-AMX ones included. Timed there, KVBENCH_AMX=0 / 1
+// alternating, two rounds, medians: int8 decode_step, Qwen3-0.6B, 21278 tokens (G = 2), % of the
+// bracketed DRAM read ceiling, 1 thread FMA 58-62 / AMX 37, 16 threads 41-56 / 22-23; attention,
+// 16384 tokens, 8 KV heads, 1 thread: G = 1 112-116 ms FMA / 187-194 ms AMX, G = 8 286-304 /
+// 249-275 ms. Scores on AMX win a little at G = 8 and lose badly at small G: per 16-row tile the C
+// tiles go through memory and are recombined, and every call converts q and clears its scratch,
+// which the FMA path's few uops per row do not. So the path stays OFF by default
+// (kAmxInt8ByDefault); it needs the V side on AMX too and 64-row tiles before it can pay off.
 // What could be measured here is that the hook costs the FMA path nothing: main vs this code,
 // alternating, two rounds, medians (AMD EPYC 2-vCPU guest, AVX2): int8 decode_step at 35747
 // tokens, % of the bracketed DRAM read ceiling, 1 / 2 threads: main 47-50 / 47-52, here 51-53 /
@@ -49,7 +52,7 @@
 namespace kvb::detail {
 namespace {
 
-// Off until the path has been run and timed on an AMX machine (see the status note above).
+// Off: measured slower than the FMA path at G <= 2 on an AMX machine (status note above).
 constexpr bool kAmxInt8ByDefault = false;
 
 constexpr int kTileRows = 16;
