@@ -1,5 +1,6 @@
 #!/bin/bash
-# Cross-checks kvbench's read ceiling against likwid-bench load_avx512 at the same total working
+# Cross-checks kvbench's read ceiling against likwid-bench load_avx512 (load_avx on CPUs without
+# AVX-512, where load_avx512 cannot run) at the same total working
 # set and thread count (likwid sizes are decimal: 1GB = 1e9 B; kvbench-harness-info uses the same).
 # Each pair runs back to back, ROUNDS times; compare the best of each. Needs a quiet machine.
 # usage: harness/likwid_crosscheck.sh [build-dir] [rounds] [SIZE:THREADS ...]   (default 1GB:1 1GB:2 16MB:2)
@@ -9,6 +10,9 @@ rounds=${2:-3}
 info="$build/harness/kvbench-harness-info"
 [ -x "$info" ] || { echo "no $info: build first" >&2; exit 2; }
 command -v likwid-bench >/dev/null || { echo "likwid-bench not installed" >&2; exit 2; }
+kernel=load_avx512
+grep -qw avx512f /proc/cpuinfo 2>/dev/null || kernel=load_avx
+echo "# likwid-bench -t $kernel"
 printf "%-6s %-7s %-5s %14s %14s %7s\n" size threads round likwid_MB/s kvbench_MB/s ratio
 shift $(( $# < 2 ? $# : 2 ))
 configs=("$@")
@@ -16,7 +20,7 @@ configs=("$@")
 for cfg in "${configs[@]}"; do
   set -- ${cfg/:/ }
   for r in $(seq 1 "$rounds"); do
-    l=$(likwid-bench -t load_avx512 -w "S0:$1:$2" 2>&1 | awk '/^MByte\/s/{print $2}')
+    l=$(likwid-bench -t "$kernel" -w "S0:$1:$2" 2>&1 | awk '/^MByte\/s/{print $2}')
     k=$("$info" -t "$2" --read-at "$1" --min-seconds 1 | awk '/^ceiling_read/{gsub(/[()]/, "", $(NF-1)); print $(NF-1)}')
     printf "%-6s %-7s %-5s %14.0f %14.0f %7.3f\n" "$1" "$2" "$r" "$l" "$k" "$(awk -v k="$k" -v l="$l" 'BEGIN{print k/l}')"
   done
