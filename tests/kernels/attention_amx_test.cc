@@ -14,12 +14,14 @@
 #include "kernels/attention.h"
 #include "kernels/attention_amx.h"
 #include "kernels/cache_write.h"
+#include "tests/kernels/attention_checks.h"
 #include "tests/kernels/test_cache.h"
 
 namespace kvb {
 namespace {
 
 using testing::OwnedCache;
+using testing::max_abs_diff;
 using testing::random_floats;
 
 constexpr double kKernelTol = 3e-5;  // as attention_test.cc: fp32 kernel vs double reference
@@ -102,23 +104,9 @@ struct Int8Setup {
     return out;
   }
   std::vector<double> reference(std::int64_t context) {
-    const CacheShape& s = cache.geometry().shape();
-    std::vector<double> out(q.size());
-    std::vector<double> ws(static_cast<std::size_t>(std::max<std::int64_t>(context, 1)));
-    EXPECT_EQ(decode_attention_reference(cache.view(), 0, context, q.data(),
-                                         1.0 / std::sqrt(double(s.head_dim)), out.data(),
-                                         ws.data()),
-              Status::kOk);
-    return out;
+    return testing::reference(cache, 0, context, q);
   }
 };
-
-template <typename A, typename B>
-double max_abs_diff(const A& a, const B& b) {
-  double m = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(double(a[i]) - double(b[i])));
-  return m;
-}
 
 #define KVB_REQUIRE_TILES(tiles)                                                            \
   if ((tiles) == Tiles::kHardware && !detail::amx_int8_supported())                         \

@@ -11,13 +11,16 @@
 #include "hwy/targets.h"
 #include "kernels/cache_write.h"
 #include "kernels/row_access.h"
+#include "tests/kernels/attention_checks.h"
 #include "tests/kernels/test_cache.h"
 
 namespace kvb {
 namespace {
 
 using testing::OwnedCache;
+using testing::max_abs_diff;
 using testing::random_floats;
+using testing::reference;
 
 // Kernel error: fp32 arithmetic (single pass, vector exp) against the double reference on the
 // SAME decoded cache, for outputs of magnitude <= 1. Dropping or repeating one row out of 4099
@@ -68,24 +71,6 @@ void fill(OwnedCache& cache, const std::vector<std::vector<float>>& kv, std::int
   for (std::int32_t l = 0; l < cache.geometry().shape().layers; ++l)
     ASSERT_EQ(prefill_copy(cache.view(), l, 0, tokens, kv[2 * l].data(), kv[2 * l + 1].data()),
               Status::kOk);
-}
-
-std::vector<double> reference(OwnedCache& cache, std::int32_t layer, std::int64_t context,
-                              const std::vector<float>& q) {
-  const CacheShape& s = cache.geometry().shape();
-  std::vector<double> out(static_cast<std::size_t>(s.q_heads) * s.head_dim);
-  std::vector<double> ws(static_cast<std::size_t>(std::max<std::int64_t>(context, 1)));
-  EXPECT_EQ(decode_attention_reference(cache.view(), layer, context, q.data(),
-                                       1.0 / std::sqrt(double(s.head_dim)), out.data(), ws.data()),
-            Status::kOk);
-  return out;
-}
-
-template <typename A, typename B>
-double max_abs_diff(const A& a, const B& b) {
-  double m = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(double(a[i]) - double(b[i])));
-  return m;
 }
 
 class AttentionSweep : public ::testing::TestWithParam<AttnCase> {};
