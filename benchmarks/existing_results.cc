@@ -10,26 +10,32 @@
 
 namespace kvb {
 
+std::string machine_identity(const std::string& cpu_vendor, const std::string& cpu_model,
+                             const std::string& pus_total) {
+  return cpu_vendor + " " + cpu_model + ", " + pus_total + " PUs";
+}
+
 ExistingResults read_existing_results(const std::string& path, int repetitions, bool need_fma) {
   ExistingResults out;
   std::map<std::string, int> repetition_rows;
   std::set<std::string> has_cv, has_read, has_fma;
   try {
-    io::CSVReader<20> in(path);
+    io::CSVReader<23> in(path);
     in.read_header(io::ignore_extra_column, "schema_version", "benchmark", "model", "layout",
                    "dtype", "layers", "q_heads", "kv_heads", "head_dim", "context", "window",
                    "batch", "threads", "pin", "cache_state", "ws_level", "aggregate", "gbps",
-                   "valid", "repetition");
+                   "valid", "repetition", "cpu_vendor", "cpu_model", "pus_total");
     std::string schema, benchmark, model, layout, dtype, layers, q_heads, kv_heads, head_dim,
         context, window, batch, threads, pin, cache_state, ws_level, aggregate, gbps, valid,
-        repetition;
+        repetition, cpu_vendor, cpu_model, pus_total;
     while (in.read_row(schema, benchmark, model, layout, dtype, layers, q_heads, kv_heads,
                        head_dim, context, window, batch, threads, pin, cache_state, ws_level,
-                       aggregate, gbps, valid, repetition)) {
+                       aggregate, gbps, valid, repetition, cpu_vendor, cpu_model, pus_total)) {
       if (schema != "1") {
         throw UsageError("results file '" + path + "' has schema_version '" + schema +
                          "', this kvbench writes 1");
       }
+      out.machines.insert(machine_identity(cpu_vendor, cpu_model, pus_total));
       if (benchmark.rfind("ceiling_", 0) == 0) {
         const std::string group = threads + "|" + pin;
         if (benchmark == "ceiling_read" && !gbps.empty()) {

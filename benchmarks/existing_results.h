@@ -12,7 +12,13 @@ struct ExistingResults {
   std::set<std::string> ceiling_groups;        // ceiling_group_key() with a complete ceiling set
   std::map<std::string, double> read_ceiling;  // "threads|pin|level" -> GB/s
   std::map<std::string, double> copy_ceiling;  // likewise, ceiling_copy
+  std::set<std::string> machines;              // machine_identity() of every row
 };
+
+// "<cpu_vendor> <cpu_model>, <pus_total> PUs": what must match for a resumed run to reuse the
+// file's ceilings and sit beside its rows.
+std::string machine_identity(const std::string& cpu_vendor, const std::string& cpu_model,
+                             const std::string& pus_total);
 
 // Reads `path` (columns by name). A configuration is complete when it has `repetitions`
 // repetition rows and, for repetitions > 1, its cv aggregate (the last row written for it).

@@ -756,6 +756,16 @@ int run_main(const std::vector<std::string>& raw_args) {
   if (settings.resume && exists) {
     existing = read_existing_results(out, settings.repetitions,
                                      settings.ceilings == CeilingSet::kAll);
+    // Resuming reuses the file's ceilings: on another CPU they would be the wrong machine's.
+    const std::string here =
+        machine_identity(meta.cpu_vendor, meta.cpu_model, std::to_string(meta.pus_total));
+    for (const std::string& there : existing.machines) {
+      if (there != here) {
+        throw UsageError("--resume: '" + out + "' was written on " + there + ", this machine is " +
+                         here + "; resuming would mix machines and reuse the other one's "
+                         "ceilings: use --out for a new file");
+      }
+    }
   }
   if (exists && !settings.force && !settings.append && !settings.resume) {
     throw UsageError("output file '" + out +

@@ -346,6 +346,26 @@ TEST_F(KvbenchBinary, ResumeAfterKilledRunCompletesWithoutLosingRows) {
   EXPECT_EQ(slurp(csv_path), after);
 }
 
+TEST_F(KvbenchBinary, ResumeRefusesAFileWrittenOnAnotherMachine) {
+  const Result first = run(std::string(kSmoke) + "--dtype fp32 --context 64 --out other.csv");
+  ASSERT_EQ(first.status, 0) << first.err;
+  // Rewrite every row's cpu_model (the 6th column; the five before it hold no commas).
+  std::istringstream lines(slurp(dir_ / "other.csv"));
+  std::string line, edited;
+  for (bool header = true; std::getline(lines, line); header = false) {
+    std::size_t at = 0;
+    for (int i = 0; i < 5; ++i) at = line.find(',', at) + 1;
+    const std::size_t end = line.find(',', at);
+    edited += (header ? line : line.substr(0, at) + "Some Other CPU" + line.substr(end)) + "\n";
+  }
+  std::ofstream(dir_ / "other.csv", std::ios::trunc) << edited;
+  const Result r = run(std::string(kSmoke) + "--dtype fp32 --context 64,128 --out other.csv --resume");
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("Some Other CPU"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--out for a new file"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(dir_ / "other.csv"), edited) << "the refused resume changed the file";
+}
+
 TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
   struct Case {
     std::string args, expect;
