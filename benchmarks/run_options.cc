@@ -67,7 +67,7 @@ po::options_description run_options() {
       ("append", po::value<bool>()->default_value(false)->implicit_value(true),
        "add rows to an existing --out file (same columns)")
       ("resume", po::value<bool>()->default_value(false)->implicit_value(true),
-       "append, skipping configurations already complete in --out")
+       "append, skipping configurations already complete in --out (same machine only)")
       ("skip-invalid", po::value<bool>()->default_value(false)->implicit_value(true),
        "drop impossible combinations instead of refusing the sweep")
       ("dry-run", po::value<bool>()->default_value(false)->implicit_value(true),
