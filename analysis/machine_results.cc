@@ -92,32 +92,51 @@ int MachineResults::roofline_threads() const {
 std::vector<MachineResults> group_by_machine(const std::vector<ResultRow>& rows) {
   std::vector<MachineResults> machines;
   std::map<std::string, std::vector<const ResultRow*>> members;
+  std::vector<std::string> keys;  // per machine
   for (const ResultRow& r : rows) {
-    const std::string key = r.str(Col::host) + "|" + r.str(Col::cpu_model);
-    auto found = std::find_if(machines.begin(), machines.end(), [&](const MachineResults& m) {
-      return m.host + "|" + m.cpu_model == key;
-    });
-    if (found == machines.end()) {
-      MachineResults m;
-      m.id = "cpu" + std::to_string(machines.size());
-      m.cpu_model = r.str(Col::cpu_model);
-      m.host = r.str(Col::host);
-      m.label = m.cpu_model + " (" + m.host + ")";
-      m.isa = r.str(Col::isa);
-      m.compiler = r.str(Col::compiler);
-      m.kvbench_version = r.str(Col::kvbench_version);
-      m.l1d_bytes = r.num(Col::l1d_bytes);
-      m.l2_bytes = r.num(Col::l2_bytes);
-      m.l3_bytes = r.num(Col::l3_bytes);
-      m.llc_bytes = r.num(Col::llc_bytes);
-      machines.push_back(std::move(m));
-      found = machines.end() - 1;
+    // Host and model string do not tell CPUs apart on their own (two guests both reported "AMD
+    // EPYC" on host "vm", a Zen 3 and a Zen 5): the cache sizes, in every row since the first
+    // schema, do; the CPU signature where the row has it.
+    const std::string key = r.str(Col::host) + "|" + r.str(Col::cpu_model) + "|" +
+                            r.str(Col::l1d_bytes) + "|" + r.str(Col::l2_bytes) + "|" +
+                            r.str(Col::l3_bytes);
+    auto found = std::find(keys.begin(), keys.end(), key);
+    MachineResults* m = nullptr;
+    if (found == keys.end()) {
+      keys.push_back(key);
+      machines.emplace_back();
+      m = &machines.back();
+      m->id = "cpu" + std::to_string(machines.size() - 1);
+      m->cpu_model = r.str(Col::cpu_model);
+      m->host = r.str(Col::host);
+      m->label = m->cpu_model + " (" + m->host + ")";
+      m->isa = r.str(Col::isa);
+      m->compiler = r.str(Col::compiler);
+      m->kvbench_version = r.str(Col::kvbench_version);
+      m->l1d_bytes = r.num(Col::l1d_bytes);
+      m->l2_bytes = r.num(Col::l2_bytes);
+      m->l3_bytes = r.num(Col::l3_bytes);
+      m->llc_bytes = r.num(Col::llc_bytes);
+    } else {
+      m = &machines[static_cast<std::size_t>(found - keys.begin())];
     }
-    found->run_ids.insert(r.str(Col::run_id));
+    if (m->cpu_signature.empty()) m->cpu_signature = r.str(Col::cpu_signature);
+    m->run_ids.insert(r.str(Col::run_id));
     members[key].push_back(&r);
   }
+  // Machines that would share a label say what sets them apart.
   for (MachineResults& m : machines) {
-    m.summaries = summarize(members[m.host + "|" + m.cpu_model], &m.fastest_ns);
+    const auto same = std::count_if(machines.begin(), machines.end(), [&](const MachineResults& o) {
+      return o.cpu_model == m.cpu_model && o.host == m.host;
+    });
+    if (same < 2) continue;
+    std::string detail = m.cpu_signature.empty() ? m.isa : m.cpu_signature;
+    if (m.l2_bytes) detail += ", L2 " + std::to_string(static_cast<long long>(*m.l2_bytes / 1024)) + " KiB";
+    m.label += " [" + detail + "]";
+  }
+  for (std::size_t i = 0; i < machines.size(); ++i) {
+    MachineResults& m = machines[i];
+    m.summaries = summarize(members[keys[i]], &m.fastest_ns);
     for (const ResultRow& r : m.summaries) {
       const int threads = static_cast<int>(r.num_or(Col::threads, 0));
       if (r.str(Col::benchmark) == "ceiling_read") {

@@ -1,4 +1,4 @@
-// Results of one machine (host + cpu_model), reduced to one summary row per configuration,
+// Results of one machine (host, cpu_model and cache sizes), reduced to one summary row per configuration,
 // plus the machine's measured ceilings. The report is built from these.
 #pragma once
 #include <map>
@@ -14,8 +14,9 @@ namespace kvb {
 
 struct MachineResults {
   std::string id;      // short file-name-safe id: "cpu0", "cpu1", ...
-  std::string label;   // "<cpu_model> (<host>)"
-  std::string cpu_model, host, isa, compiler, kvbench_version;
+  std::string label;   // "<cpu_model> (<host>)", "[<signature or isa>, L2 <KiB>]" added when
+                       // another machine has the same model and host
+  std::string cpu_model, cpu_signature, host, isa, compiler, kvbench_version;
   std::set<std::string> run_ids;
   std::optional<double> l1d_bytes, l2_bytes, l3_bytes, llc_bytes;
   // One row per (run_id, configuration): the median aggregate row, or when a run wrote no

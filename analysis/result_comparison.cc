@@ -107,11 +107,18 @@ std::string join(const std::set<std::string>& s) {
 Comparison compare_results(const std::vector<ResultRow>& base, const std::vector<ResultRow>& next,
                            const CompareOptions& options) {
   Comparison out;
-  for (Col c : {Col::cpu_model, Col::isa, Col::compiler, Col::kvbench_version}) {
+  // The CPU differs when its model string, signature or cache sizes do: guests often report a
+  // bare "AMD EPYC" for different designs. A file from before the cpu_signature column has it
+  // empty, which is not a difference.
+  const std::set<Col> cpu_columns = {Col::cpu_model, Col::cpu_signature, Col::l1d_bytes,
+                                     Col::l2_bytes, Col::l3_bytes};
+  for (Col c : {Col::cpu_model, Col::cpu_signature, Col::l1d_bytes, Col::l2_bytes, Col::l3_bytes,
+                Col::isa, Col::compiler, Col::kvbench_version}) {
     const auto a = distinct(base, c), b = distinct(next, c);
+    if (c == Col::cpu_signature && (a.count("") || b.count(""))) continue;
     if (a != b) {
       out.environment_differences.push_back(std::string(column_name(c)) + ": base " + join(a) + " vs new " + join(b));
-      if (c == Col::cpu_model) out.cpu_differs = true;
+      if (cpu_columns.count(c)) out.cpu_differs = true;
     }
   }
   const auto base_groups = group_rows(base, options.match_threads);

@@ -11,8 +11,9 @@
 namespace kvb {
 
 std::string machine_identity(const std::string& cpu_vendor, const std::string& cpu_model,
-                             const std::string& pus_total) {
-  return cpu_vendor + " " + cpu_model + ", " + pus_total + " PUs";
+                             const std::string& cpu_signature, const std::string& pus_total) {
+  const std::string signature = cpu_signature.empty() ? "" : " (" + cpu_signature + ")";
+  return cpu_vendor + " " + cpu_model + signature + ", " + pus_total + " PUs";
 }
 
 ExistingResults read_existing_results(const std::string& path, int repetitions, bool need_fma) {
@@ -20,22 +21,33 @@ ExistingResults read_existing_results(const std::string& path, int repetitions, 
   std::map<std::string, int> repetition_rows;
   std::set<std::string> has_cv, has_read, has_fma;
   try {
-    io::CSVReader<23> in(path);
-    in.read_header(io::ignore_extra_column, "schema_version", "benchmark", "model", "layout",
-                   "dtype", "layers", "q_heads", "kv_heads", "head_dim", "context", "window",
-                   "batch", "threads", "pin", "cache_state", "ws_level", "aggregate", "gbps",
-                   "valid", "repetition", "cpu_vendor", "cpu_model", "pus_total");
+    io::CSVReader<24> in(path);
+    // cpu_signature came later in schema version 1: files without it read it as empty.
+    in.read_header(io::ignore_extra_column | io::ignore_missing_column, "schema_version",
+                   "benchmark", "model", "layout", "dtype", "layers", "q_heads", "kv_heads",
+                   "head_dim", "context", "window", "batch", "threads", "pin", "cache_state",
+                   "ws_level", "aggregate", "gbps", "valid", "repetition", "cpu_vendor",
+                   "cpu_model", "pus_total", "cpu_signature");
+    for (const char* required :
+         {"schema_version", "benchmark", "model", "layout", "dtype", "layers", "q_heads",
+          "kv_heads", "head_dim", "context", "window", "batch", "threads", "pin", "cache_state",
+          "ws_level", "aggregate", "gbps", "valid", "repetition", "cpu_vendor", "cpu_model",
+          "pus_total"}) {
+      if (!in.has_column(required))
+        throw UsageError("cannot resume from '" + path + "': it has no column '" + required + "'");
+    }
     std::string schema, benchmark, model, layout, dtype, layers, q_heads, kv_heads, head_dim,
         context, window, batch, threads, pin, cache_state, ws_level, aggregate, gbps, valid,
-        repetition, cpu_vendor, cpu_model, pus_total;
+        repetition, cpu_vendor, cpu_model, pus_total, cpu_signature;
     while (in.read_row(schema, benchmark, model, layout, dtype, layers, q_heads, kv_heads,
                        head_dim, context, window, batch, threads, pin, cache_state, ws_level,
-                       aggregate, gbps, valid, repetition, cpu_vendor, cpu_model, pus_total)) {
+                       aggregate, gbps, valid, repetition, cpu_vendor, cpu_model, pus_total,
+                       cpu_signature)) {
       if (schema != "1") {
         throw UsageError("results file '" + path + "' has schema_version '" + schema +
                          "', this kvbench writes 1");
       }
-      out.machines.insert(machine_identity(cpu_vendor, cpu_model, pus_total));
+      out.machines.insert(machine_identity(cpu_vendor, cpu_model, cpu_signature, pus_total));
       if (benchmark.rfind("ceiling_", 0) == 0) {
         const std::string group = threads + "|" + pin;
         if (benchmark == "ceiling_read" && !gbps.empty()) {

@@ -15,10 +15,12 @@ struct ExistingResults {
   std::set<std::string> machines;              // machine_identity() of every row
 };
 
-// "<cpu_vendor> <cpu_model>, <pus_total> PUs": what must match for a resumed run to reuse the
-// file's ceilings and sit beside its rows.
+// "<cpu_vendor> <cpu_model> (<cpu_signature>), <pus_total> PUs": what must match for a resumed
+// run to reuse the file's ceilings and sit beside its rows. A file written before the
+// cpu_signature column matches no machine that records one: "AMD EPYC" alone named both a Zen 3
+// and a Zen 5 guest.
 std::string machine_identity(const std::string& cpu_vendor, const std::string& cpu_model,
-                             const std::string& pus_total);
+                             const std::string& cpu_signature, const std::string& pus_total);
 
 // Reads `path` (columns by name). A configuration is complete when it has `repetitions`
 // repetition rows and, for repetitions > 1, its cv aggregate (the last row written for it).

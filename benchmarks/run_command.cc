@@ -758,7 +758,8 @@ int run_main(const std::vector<std::string>& raw_args) {
                                      settings.ceilings == CeilingSet::kAll);
     // Resuming reuses the file's ceilings: on another CPU they would be the wrong machine's.
     const std::string here =
-        machine_identity(meta.cpu_vendor, meta.cpu_model, std::to_string(meta.pus_total));
+        machine_identity(meta.cpu_vendor, meta.cpu_model, meta.cpu_signature,
+                         std::to_string(meta.pus_total));
     for (const std::string& there : existing.machines) {
       if (there != here) {
         throw UsageError("--resume: '" + out + "' was written on " + there + ", this machine is " +

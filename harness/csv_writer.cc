@@ -27,7 +27,8 @@ bool bad_char(char c) { return c == ',' || c == '"' || c == '\n' || c == '\r'; }
 const std::vector<std::string>& csv_base_columns() {
   static const std::vector<std::string> cols = {
       // identity and machine
-      "schema_version", "run_id", "timestamp", "host", "cpu_vendor", "cpu_model", "isa", "pus_total", "numa_nodes",
+      "schema_version", "run_id", "timestamp", "host", "cpu_vendor", "cpu_model", "cpu_signature", "isa",
+      "pus_total", "numa_nodes",
       "l1d_bytes", "l2_bytes", "l3_bytes", "llc_bytes", "mem_bytes", "os_kernel", "hypervisor", "thp_mode",
       "governor", "compiler", "cxx_flags", "git_commit", "kvbench_version",
       // configuration

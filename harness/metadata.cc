@@ -68,6 +68,24 @@ std::string hwloc_package_info(const Topology& topo, const char* name) {
   return v ? v : "";
 }
 
+std::string cpu_signature(const Topology& topo) {
+  const auto field = [&](const char* hwloc_name, const char* cpuinfo_name) {
+    std::string v = hwloc_package_info(topo, hwloc_name);
+    return v.empty() ? cpuinfo_field(cpuinfo_name) : v;
+  };
+  const std::string family = field("CPUFamilyNumber", "cpu family");
+  const std::string model = field("CPUModelNumber", "model");
+  if (!family.empty() && !model.empty())
+    return csv_safe("family " + family + " model " + model + " stepping " +
+                    field("CPUStepping", "stepping"));
+  const std::string implementer = cpuinfo_field("CPU implementer");
+  const std::string part = cpuinfo_field("CPU part");
+  if (!implementer.empty() && !part.empty())
+    return csv_safe("implementer " + implementer + " part " + part + " variant " +
+                    cpuinfo_field("CPU variant") + " revision " + cpuinfo_field("CPU revision"));
+  return "unknown";
+}
+
 std::string hypervisor() {
   std::string t = read_first_line("/sys/hypervisor/type");
   if (!t.empty()) return csv_safe(t);
@@ -128,6 +146,7 @@ RunMetadata collect_metadata(const Topology& topo, const std::vector<unsigned>& 
   if (m.cpu_model.empty()) m.cpu_model = cpuinfo_field("model name");
   m.cpu_vendor = csv_safe(m.cpu_vendor.empty() ? "unknown" : m.cpu_vendor);
   m.cpu_model = csv_safe(m.cpu_model.empty() ? "unknown" : m.cpu_model);
+  m.cpu_signature = cpu_signature(topo);
   m.isa = simd_target_name();
   if (std::strcmp(attention_int8_path(), "FMA") != 0)  // A/B rows of KVBENCH_AMX differ here
     m.isa += std::string("+") + attention_int8_path();
@@ -165,6 +184,7 @@ std::vector<std::pair<std::string, std::string>> metadata_columns(const RunMetad
       {"host", m.host},
       {"cpu_vendor", m.cpu_vendor},
       {"cpu_model", m.cpu_model},
+      {"cpu_signature", m.cpu_signature},
       {"isa", m.isa},
       {"pus_total", std::to_string(m.pus_total)},
       {"numa_nodes", std::to_string(m.numa_nodes)},

@@ -13,6 +13,10 @@ struct RunMetadata {
   std::string host;
   std::string cpu_vendor;
   std::string cpu_model;       // commas removed
+  // Which CPU design it is where cpu_model does not say (a guest often reports only "AMD EPYC"):
+  // "family F model M stepping S" on x86 (hwloc, else /proc/cpuinfo), "implementer I part P
+  // variant V revision R" on Arm, "unknown" elsewhere.
+  std::string cpu_signature;
   std::string isa;             // kvb::simd_target_name(), "+AMX-INT8" if int8 attention uses AMX
   int pus_total = 0;
   int numa_nodes = 0;

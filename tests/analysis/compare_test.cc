@@ -92,6 +92,31 @@ TEST(CompareResults, UnmatchedRowsAreListedAndEnvironmentDifferencesReported) {
   EXPECT_NE(c.environment_differences[0].find("Synthetic CPU B"), std::string::npos);
 }
 
+// Guests can name different CPUs alike ("AMD EPYC" for a Zen 3 and a Zen 5): the signature or
+// the cache sizes still make it a cross-CPU comparison. A file from before the signature column
+// (empty) is not a difference by itself.
+TEST(CompareResults, SameModelNameButOtherSignatureOrCachesIsAnotherCpu) {
+  SyntheticMachine a, b;
+  b.cpu_signature = "family 26 model 2 stepping 1";
+  const auto base = rows_from("SignatureBase", testing::repetition_rows(a, {100, 101, 102}));
+  const auto next = rows_from("SignatureNew", testing::repetition_rows(b, {100, 101, 102}));
+  Comparison c = compare_results(base, next, {});
+  EXPECT_TRUE(c.cpu_differs);
+  ASSERT_EQ(c.environment_differences.size(), 1u);
+  EXPECT_NE(c.environment_differences[0].find("family 26 model 2"), std::string::npos);
+
+  SyntheticMachine old_file = a, bigger_l2 = a;
+  old_file.cpu_signature = "";
+  bigger_l2.cpu_signature = "";
+  bigger_l2.l2_bytes = 2 * a.l2_bytes;
+  const auto old_rows = rows_from("SignatureOld", testing::repetition_rows(old_file, {100, 101, 102}));
+  EXPECT_FALSE(compare_results(old_rows, base, {}).cpu_differs);
+  c = compare_results(old_rows, rows_from("SignatureL2", testing::repetition_rows(bigger_l2, {100, 101, 102})), {});
+  EXPECT_TRUE(c.cpu_differs);
+  ASSERT_EQ(c.environment_differences.size(), 1u);
+  EXPECT_EQ(c.environment_differences[0].rfind("l2_bytes", 0), 0u);
+}
+
 TEST(CompareResults, MatchThreadsMaxComparesEachSideAtItsLargestThreadCount) {
   SyntheticMachine a, b;
   b.cpu_model = "Synthetic CPU B";

@@ -223,6 +223,35 @@ TEST(ReportCommand, InvalidKernelsAreFlaggedAndKeptOutOfFigures) {
   EXPECT_NE(data.find("\n1892352 "), std::string::npos);
 }
 
+// Two guests that report the same model name on the same host name (a Zen 3 and a Zen 5 were
+// both "AMD EPYC" on "vm") stay two machines, told apart by their caches, and their labels say
+// how; a file without the signature column still joins its own machine.
+TEST(ReportCommand, SameModelAndHostWithOtherCachesAreTwoMachines) {
+  const fs::path dir = testing::scratch_dir("Report.SameName");
+  SyntheticMachine zen3, zen5, zen5_old_file;
+  zen3.cpu_model = zen5.cpu_model = "AMD EPYC";
+  zen3.host = zen5.host = "vm";
+  zen3.l2_bytes = 512 * 1024.0;
+  zen5.cpu_signature = "family 26 model 2 stepping 1";
+  zen5.run_id = "vm-20261124T062000Z";
+  zen5_old_file = zen5;
+  zen5_old_file.cpu_signature = "";
+  zen5_old_file.run_id = "vm-20261124T070000Z";
+  auto rows = testing::synthetic_run(zen3);
+  for (const SyntheticMachine& m : {zen5, zen5_old_file}) {
+    auto more = testing::synthetic_run(m);
+    rows.insert(rows.end(), more.begin(), more.end());
+  }
+  testing::write_text(dir / "same.csv", testing::to_csv(rows));
+  const auto machines = group_by_machine(load_results((dir / "same.csv").string()));
+  ASSERT_EQ(machines.size(), 2u);
+  EXPECT_EQ(machines[0].label, "AMD EPYC (vm) [family 25 model 1 stepping 1, L2 512 KiB]");
+  EXPECT_EQ(machines[1].label, "AMD EPYC (vm) [family 26 model 2 stepping 1, L2 1024 KiB]");
+  EXPECT_EQ(machines[1].run_ids.size(), 2u);
+  EXPECT_EQ(machines[0].l2_bytes, 512 * 1024.0);
+  EXPECT_EQ(machines[1].l2_bytes, 1024 * 1024.0);
+}
+
 TEST(ReportCommand, KneesLandAtTheSyntheticCacheSizes) {
   const fs::path dir = testing::scratch_dir("Report.Knees");
   const auto rows = load_results(write_multi_cpu_csv(dir).string());

@@ -90,7 +90,8 @@ void add_repetitions(std::vector<CsvFields>& out, const CsvFields& config, doubl
 }  // namespace
 
 std::vector<std::string> schema_header() {
-  return {"schema_version", "run_id", "timestamp", "host", "cpu_vendor", "cpu_model", "isa", "pus_total",
+  return {"schema_version", "run_id", "timestamp", "host", "cpu_vendor", "cpu_model", "cpu_signature", "isa",
+          "pus_total",
           "numa_nodes", "l1d_bytes", "l2_bytes", "l3_bytes", "llc_bytes", "mem_bytes", "os_kernel", "hypervisor",
           "thp_mode", "governor", "compiler", "cxx_flags", "git_commit", "kvbench_version", "benchmark", "model",
           "layout", "dtype", "layers", "q_heads", "kv_heads", "head_dim", "context", "window", "batch", "threads",
@@ -122,7 +123,8 @@ void write_text(const std::filesystem::path& p, const std::string& text) {
 
 CsvFields machine_fields(const SyntheticMachine& m) {
   return {{"schema_version", "1"}, {"run_id", m.run_id}, {"timestamp", "2026-11-21T23:00:00Z"},
-          {"host", m.host}, {"cpu_vendor", "AuthenticAMD"}, {"cpu_model", m.cpu_model}, {"isa", "AVX3_ZEN4"},
+          {"host", m.host}, {"cpu_vendor", "AuthenticAMD"}, {"cpu_model", m.cpu_model},
+          {"cpu_signature", m.cpu_signature}, {"isa", "AVX3_ZEN4"},
           {"pus_total", "2"}, {"numa_nodes", "1"}, {"l1d_bytes", integer(m.l1d_bytes)},
           {"l2_bytes", integer(m.l2_bytes)}, {"l3_bytes", integer(m.llc_bytes)}, {"llc_bytes", integer(m.llc_bytes)},
           {"mem_bytes", "25769803776"}, {"os_kernel", "6.1.0"}, {"hypervisor", "KVM"}, {"thp_mode", "madvise"},

@@ -21,6 +21,7 @@ void write_text(const std::filesystem::path& p, const std::string& text);
 // A synthetic machine: attained read bandwidth is a plateau per cache level.
 struct SyntheticMachine {
   std::string cpu_model = "Synthetic CPU A";
+  std::string cpu_signature = "family 25 model 1 stepping 1";  // "" writes it empty
   std::string host = "hosta";
   std::string run_id = "hosta-20261121T230000Z";
   double l1d_bytes = 48 * 1024.0;

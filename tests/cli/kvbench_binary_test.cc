@@ -347,23 +347,29 @@ TEST_F(KvbenchBinary, ResumeAfterKilledRunCompletesWithoutLosingRows) {
 }
 
 TEST_F(KvbenchBinary, ResumeRefusesAFileWrittenOnAnotherMachine) {
-  const Result first = run(std::string(kSmoke) + "--dtype fp32 --context 64 --out other.csv");
-  ASSERT_EQ(first.status, 0) << first.err;
-  // Rewrite every row's cpu_model (the 6th column; the five before it hold no commas).
-  std::istringstream lines(slurp(dir_ / "other.csv"));
-  std::string line, edited;
-  for (bool header = true; std::getline(lines, line); header = false) {
-    std::size_t at = 0;
-    for (int i = 0; i < 5; ++i) at = line.find(',', at) + 1;
-    const std::size_t end = line.find(',', at);
-    edited += (header ? line : line.substr(0, at) + "Some Other CPU" + line.substr(end)) + "\n";
+  // Another model name (column 6), or the same name with another CPU signature (column 7: two
+  // guests both called "AMD EPYC" were a Zen 3 and a Zen 5). The columns before hold no commas.
+  const std::vector<std::pair<int, std::string>> edits = {{5, "Some Other CPU"},
+                                                          {6, "family 1 model 2 stepping 3"}};
+  for (const auto& [column, value] : edits) {
+    const std::string file = "other" + std::to_string(column) + ".csv";
+    const Result first = run(std::string(kSmoke) + "--dtype fp32 --context 64 --out " + file);
+    ASSERT_EQ(first.status, 0) << first.err;
+    std::istringstream lines(slurp(dir_ / file));
+    std::string line, edited;
+    for (bool header = true; std::getline(lines, line); header = false) {
+      std::size_t at = 0;
+      for (int i = 0; i < column; ++i) at = line.find(',', at) + 1;
+      const std::size_t end = line.find(',', at);
+      edited += (header ? line : line.substr(0, at) + value + line.substr(end)) + "\n";
+    }
+    std::ofstream(dir_ / file, std::ios::trunc) << edited;
+    const Result r = run(std::string(kSmoke) + "--dtype fp32 --context 64,128 --out " + file + " --resume");
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find(value), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--out for a new file"), std::string::npos) << r.err;
+    EXPECT_EQ(slurp(dir_ / file), edited) << "the refused resume changed the file";
   }
-  std::ofstream(dir_ / "other.csv", std::ios::trunc) << edited;
-  const Result r = run(std::string(kSmoke) + "--dtype fp32 --context 64,128 --out other.csv --resume");
-  EXPECT_EQ(r.status, 2) << r.out << r.err;
-  EXPECT_NE(r.err.find("Some Other CPU"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("--out for a new file"), std::string::npos) << r.err;
-  EXPECT_EQ(slurp(dir_ / "other.csv"), edited) << "the refused resume changed the file";
 }
 
 TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {

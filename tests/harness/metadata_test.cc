@@ -13,7 +13,7 @@ namespace {
 TEST(Metadata, EveryFieldIsFilled) {
   auto topo = Topology::discover();
   const RunMetadata m = collect_metadata(*topo, {topo->pus()[0]});
-  for (const std::string* s : {&m.run_id, &m.host, &m.cpu_vendor, &m.cpu_model, &m.isa, &m.os_kernel,
+  for (const std::string* s : {&m.run_id, &m.host, &m.cpu_vendor, &m.cpu_model, &m.cpu_signature, &m.isa, &m.os_kernel,
                                &m.hypervisor, &m.thp_mode, &m.governor, &m.compiler, &m.cxx_flags, &m.git_commit,
                                &m.kvbench_version, &m.start_utc})
     EXPECT_FALSE(s->empty());
@@ -25,6 +25,12 @@ TEST(Metadata, EveryFieldIsFilled) {
   EXPECT_GT(m.llc_bytes, 0);
   EXPECT_GT(m.mem_bytes, 0);
   EXPECT_EQ(m.start_utc.size(), 20u);  // 2026-11-21T23:40:05Z
+#if defined(__x86_64__) || defined(__i386__)
+  // x86 CPUs all have a family and model; a guest's model name alone may not tell them apart.
+  EXPECT_EQ(m.cpu_signature.rfind("family ", 0), 0u) << m.cpu_signature;
+  EXPECT_NE(m.cpu_signature.find(" model "), std::string::npos) << m.cpu_signature;
+  EXPECT_NE(m.cpu_signature.find(" stepping "), std::string::npos) << m.cpu_signature;
+#endif
   // Every metadata column is a schema column, in schema order, and none needs quoting.
   const auto cols = metadata_columns(m);
   const std::vector<std::string>& schema = csv_base_columns();
