@@ -66,20 +66,38 @@ struct PartialArgs {
 // re-reads the rows, which only matters for groups larger than any current model uses).
 inline constexpr std::int32_t kMaxHeadsPerPass = 32;
 inline constexpr std::int64_t kTile = 16;  // positions per softmax tile
-// Rows are software-prefetched about kPrefetchBytes ahead per stream (K and V). Measured, best
-// of 5 repetitions, 1 thread, DRAM-resident cache, G = 2, % of the same run's DRAM read ceiling,
-// two alternating rounds each (2-vCPU Xeon VM / 16-vCPU Emerald Rapids host):
-//   8 KB ahead (clamped to 16..32 rows, the previous setting): fp32 89-98 / -, fp16 67, bf16 70-72,
-//   int8 62-64 / 56-67 (previous session's runs); no prefetch at all: fp16 88-126, bf16 92-101,
-//   fp32 83-87, int8 33-46; 2 KB ahead: fp32 100-102 / 90-95, fp16 94-95 / 86-103, bf16 94-95 /
-//   93-101, int8 62-64 / 63-82. At 16 threads on the host 2 KB ahead reached fp32 94, fp16 91-94,
-//   bf16 86-93, int8 74-89 (8 KB: 76, 85, 60, 92 in the previous session).
-// Far prefetches hold L1 fill buffers for a whole DRAM latency each, so a long prefetch window
-// starves the demand misses; without any, the 1-byte dtypes (slowest consumers per byte) fall
-// behind the hardware prefetcher. int8 at 1 thread is then bound by its decode and FMA uops.
-inline constexpr std::int64_t kPrefetchBytes = 2048;
-inline std::int64_t prefetch_rows_ahead(std::int64_t row_bytes) {
-  return std::max<std::int64_t>(1, kPrefetchBytes / std::max<std::int64_t>(row_bytes, 1));
+// Software prefetch, two schemes. Split (the default): K rows are prefetched while scoring and V
+// rows while accumulating, each kPrefetchBytes ahead of its own reads, so each stream keeps a
+// steady window. Joint (fp32-sized rows of 512 bytes and up, groups of 1-2 heads): K and V rows
+// both from the score phase, kJointPrefetchBytes ahead, as before the split scheme existed.
+// Measured on the Zen 5 EPYC guest, kernel_bench, 1 thread, one layer streamed from DRAM (16384
+// positions), joint 2 KB (the previous kernel) vs split 4 KB, two alternating rounds, us:
+//   fp16 G = 1 2053-2117 -> 1740-1810, G = 2 2154-2234 -> 1712-1762, G = 8 4363-4503 -> 3170-3284;
+//   bf16 G = 1 2085-2103 -> 1850-1880, G = 2 2336-2381 -> 1885-1915, G = 8 4574-4614 -> 4358-4510;
+//   int8 G = 1 956-975 -> 959-981, G = 2 1118-1164 -> 1107-1119, G = 8 3016-3125 -> 3172-3200;
+//   fp32 G = 8 8865-9389 -> 7074-7397, G = 4 6953-6966 -> 5638-5655 (scratch build); but fp32
+//   G = 1 4148-4512 -> 4837-5009 and G = 2 4566-4717 -> 4843-5130: there the joint scheme stays.
+//   Split at 2 KB was 5-30% slower than at 4 KB, at 8 KB slower again. 1-byte rows (int8, fp8,
+//   int4) keep the joint scheme too: split, int4 was 6-10% slower. As landed (both schemes, each
+//   its own instantiation), two rounds against the previous kernel: DRAM fp16 G = 2 20-24%, G = 8
+//   25-27%, bf16 G = 2 20-22%, fp32 G = 8 20-26% faster; int8 3-10% and int4 8-10% slower (their
+//   code is the joint scheme as before: layout, or noise); L3-resident (1024 positions): bf16
+//   13-18% slower (the V prefetches cost issue slots where nothing needs fetching), int8/int4
+//   2-9% slower, fp32 and fp16 within 4%.
+// Earlier (2-vCPU Xeon VM / 16-vCPU Emerald Rapids host, joint scheme, DRAM, G = 2, % of the DRAM
+// read ceiling): 8 KB ahead fp32 89-98, fp16 67, bf16 70-72, int8 62-64 / 56-67; no prefetch fp16
+// 88-126, bf16 92-101, fp32 83-87, int8 33-46; 2 KB fp32 100-102 / 90-95, fp16 94-95 / 86-103,
+// bf16 94-95 / 93-101, int8 62-64 / 63-82. Far prefetches hold L1 fill buffers for a whole DRAM
+// latency each, so a long window starves the demand misses; without any, the 1-byte dtypes fall
+// behind the hardware prefetcher.
+inline constexpr std::int64_t kPrefetchBytes = 4096;
+inline constexpr std::int64_t kJointPrefetchBytes = 2048;
+inline bool joint_prefetch(std::int64_t row_bytes, std::int32_t heads) {
+  return row_bytes <= 128 || (row_bytes >= 512 && heads <= 2);
+}
+inline std::int64_t prefetch_rows_ahead(std::int64_t row_bytes, bool joint) {
+  const std::int64_t bytes = joint ? kJointPrefetchBytes : kPrefetchBytes;
+  return std::max<std::int64_t>(1, bytes / std::max<std::int64_t>(row_bytes, 1));
 }
 
 // Element types of the low-precision rows, so the kernel templates can tell them apart.
@@ -102,6 +120,7 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using detail::kMaxHeadsPerPass;
 using detail::kTile;
+using detail::joint_prefetch;
 using detail::prefetch_rows_ahead;
 using detail::PartialArgs;
 using detail::Fp8E4M3;
@@ -358,11 +377,38 @@ HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
   }
 }
 
+// Rows [r0, r1) of one stream (K or V, clamped to the partial's rows) towards L1. Each stream is
+// prefetched from its own phase (K while scoring, V while accumulating), so each keeps a steady
+// window ahead of its own reads.
+// With `with_v` the K prefetch also takes the V rows (the joint scheme, see kPrefetchBytes).
+template <typename P>
+struct StreamPrefetch {
+  P rows_base;
+  std::int64_t stride, rows, row_bytes;
+  bool with_v = false;
+  P v_base{};
+  HWY_INLINE void operator()(std::int64_t r0, std::int64_t r1) const {
+    for (std::int64_t r = r0; r < std::min(r1, rows); ++r) {
+      const char* row = BytePtr(rows_base + r * stride);
+      if (with_v) {  // line by line, K and V alternating
+        const char* vrow = BytePtr(v_base + r * stride);
+        for (std::int64_t b = 0; b < row_bytes; b += 64) {
+          hwy::Prefetch(row + b);
+          hwy::Prefetch(vrow + b);
+        }
+      } else {
+        for (std::int64_t b = 0; b < row_bytes; b += 64) hwy::Prefetch(row + b);
+      }
+    }
+  }
+};
+
 // acc_h += sum_r p[h][r] * v_r for H heads over C chunks of N dims starting at dim j0.
-template <int H, int C, class D, typename P>
+template <int H, int C, bool kPf, class D, typename P>
 HWY_INLINE void AccumulateBlock(D df, P v, std::int64_t stride, std::int64_t rows,
                                 std::int32_t d, std::int64_t j0, const float* p /* [H][kTile] */,
-                                float* acc) {
+                                float* acc, const StreamPrefetch<P>* pf = nullptr,
+                                std::int64_t pf_row = 0) {
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   hn::Vec<D> a[H * C];
   for (int h = 0; h < H; ++h)
@@ -370,6 +416,7 @@ HWY_INLINE void AccumulateBlock(D df, P v, std::int64_t stride, std::int64_t row
   for (std::int64_t r = 0; r < rows; ++r) {
     hn::Vec<D> pv[H];
     for (int h = 0; h < H; ++h) pv[h] = hn::Set(df, p[h * kTile + r]);
+    if constexpr (kPf) (*pf)(pf_row + r, pf_row + r + 1);
     const P row = v + r * stride + j0;
     for (int c = 0; c < C; ++c) {
       const hn::Vec<D> vv = LoadChunk(df, row + c * N);
@@ -383,9 +430,10 @@ HWY_INLINE void AccumulateBlock(D df, P v, std::int64_t stride, std::int64_t row
 // Pairs of chunks (int4, bf16): acc_h += sum_r p[h][r] * v_r for H heads over C pairs of 2N dims from
 // j0, the accumulators kept de-interleaved per pair (N even dims, then N odd dims; PartialTyped
 // restores element order at the end).
-template <int H, int C, class D, typename P>
+template <int H, int C, bool kPf, class D, typename P>
 HWY_INLINE void AccumulatePairs(D df, P v, std::int64_t stride, std::int64_t rows,
-                                std::int32_t d, std::int64_t j0, const float* p, float* acc) {
+                                std::int32_t d, std::int64_t j0, const float* p, float* acc,
+                                const StreamPrefetch<P>* pf = nullptr, std::int64_t pf_row = 0) {
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   hn::Vec<D> a[H * 2 * C];
   for (int h = 0; h < H; ++h)
@@ -393,6 +441,7 @@ HWY_INLINE void AccumulatePairs(D df, P v, std::int64_t stride, std::int64_t row
   for (std::int64_t r = 0; r < rows; ++r) {
     hn::Vec<D> pv[H];
     for (int h = 0; h < H; ++h) pv[h] = hn::Set(df, p[h * kTile + r]);
+    if constexpr (kPf) (*pf)(pf_row + r, pf_row + r + 1);
     const P row = v + r * stride + j0;
     for (int c = 0; c < C; ++c) {
       hn::Vec<D> ve, vo;
@@ -407,23 +456,6 @@ HWY_INLINE void AccumulatePairs(D df, P v, std::int64_t stride, std::int64_t row
     for (int i = 0; i < 2 * C; ++i) hn::StoreU(a[h * 2 * C + i], df, acc + h * d + j0 + i * N);
 }
 
-// Rows [r0, r1) of K and V (clamped to the partial's rows) towards L1.
-template <typename P>
-struct RowPrefetch {
-  P k, v;
-  std::int64_t stride, rows, row_bytes;
-  HWY_INLINE void operator()(std::int64_t r0, std::int64_t r1) const {
-    for (std::int64_t r = r0; r < std::min(r1, rows); ++r) {
-      const char* kr = BytePtr(k + r * stride);
-      const char* vr = BytePtr(v + r * stride);
-      for (std::int64_t b = 0; b < row_bytes; b += 64) {
-        hwy::Prefetch(kr + b);
-        hwy::Prefetch(vr + b);
-      }
-    }
-  }
-};
-
 // pf (first head block only): prefetches prefetch_rows_ahead rows ahead, a row block at a time
 // between the row blocks' FMAs instead of a whole tile in one burst (a burst fills the L1 miss
 // buffers and stalls the FMAs behind it). Measured, kernel_bench CPU time, 1 layer, G = 2, two
@@ -432,7 +464,7 @@ struct RowPrefetch {
 template <int H, class D, typename P>
 HWY_INLINE void ScoreHeads(D df, P k, std::int64_t stride, std::int64_t rows,
                            std::int32_t d, const float* q, float* s, float scale,
-                           const float* kscale, const RowPrefetch<P>* pf = nullptr,
+                           const float* kscale, const StreamPrefetch<P>* pf = nullptr,
                            std::int64_t pf_row = 0) {
   std::int64_t r = 0;
   for (; r + kRowsBlock <= rows; r += kRowsBlock) {
@@ -447,23 +479,40 @@ HWY_INLINE void ScoreHeads(D df, P k, std::int64_t stride, std::int64_t rows,
 
 template <int H, class D, typename P>
 HWY_INLINE void AccumulateHeads(D df, P v, std::int64_t stride, std::int64_t rows,
-                                std::int32_t d, const float* p, float* acc) {
+                                std::int32_t d, const float* p, float* acc,
+                                const StreamPrefetch<P>* pf = nullptr, std::int64_t pf_row = 0) {
+  // pf rides with the first sweep over the rows only; the sweeps without it are compiled
+  // without its per-row test.
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   const std::int64_t full = d / N * N;
   std::int64_t j = 0;
   constexpr int kChunks = kChunksBlockFor<H>;
   if constexpr (Paired<D, P>()) {
     constexpr int kPairsBlock = kChunksBlock / 2;  // 4 pairs for G <= 2 measured 1-5% slower
-    for (; j + kPairsBlock * 2 * N <= d; j += kPairsBlock * 2 * N)
-      AccumulatePairs<H, kPairsBlock>(df, v, stride, rows, d, j, p, acc);
-    for (; j + 2 * N <= d; j += 2 * N) AccumulatePairs<H, 1>(df, v, stride, rows, d, j, p, acc);
+    for (; j + kPairsBlock * 2 * N <= d; j += kPairsBlock * 2 * N, pf = nullptr) {
+      if (pf) AccumulatePairs<H, kPairsBlock, true>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
+      else AccumulatePairs<H, kPairsBlock, false>(df, v, stride, rows, d, j, p, acc);
+    }
+    for (; j + 2 * N <= d; j += 2 * N, pf = nullptr) {
+      if (pf) AccumulatePairs<H, 1, true>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
+      else AccumulatePairs<H, 1, false>(df, v, stride, rows, d, j, p, acc);
+    }
   }
-  for (; j + kChunks * N <= full; j += kChunks * N)
-    AccumulateBlock<H, kChunks>(df, v, stride, rows, d, j, p, acc);
-  if constexpr (kChunks > kChunksBlock)
-    for (; j + kChunksBlock * N <= full; j += kChunksBlock * N)
-      AccumulateBlock<H, kChunksBlock>(df, v, stride, rows, d, j, p, acc);
-  for (; j < full; j += N) AccumulateBlock<H, 1>(df, v, stride, rows, d, j, p, acc);
+  for (; j + kChunks * N <= full; j += kChunks * N, pf = nullptr) {
+    if (pf) AccumulateBlock<H, kChunks, true>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
+    else AccumulateBlock<H, kChunks, false>(df, v, stride, rows, d, j, p, acc);
+  }
+  if constexpr (kChunks > kChunksBlock) {
+    for (; j + kChunksBlock * N <= full; j += kChunksBlock * N, pf = nullptr) {
+      if (pf) AccumulateBlock<H, kChunksBlock, true>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
+      else AccumulateBlock<H, kChunksBlock, false>(df, v, stride, rows, d, j, p, acc);
+    }
+  }
+  for (; j < full; j += N, pf = nullptr) {
+    if (pf) AccumulateBlock<H, 1, true>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
+    else AccumulateBlock<H, 1, false>(df, v, stride, rows, d, j, p, acc);
+  }
+  if (pf) (*pf)(pf_row, pf_row + rows);  // head_dim below one vector: no sweep took it
   for (; j < d; ++j) {  // dims that do not fill a vector
     for (int h = 0; h < H; ++h) {
       float a = acc[h * d + j];
@@ -474,7 +523,10 @@ HWY_INLINE void AccumulateHeads(D df, P v, std::int64_t stride, std::int64_t row
 }
 
 // P: pointer to the row elements (const T* for byte-addressable dtypes, Int4Ptr for int4).
-template <typename P>
+// kSplit: the prefetch scheme (joint_prefetch), a template argument so that each scheme's code is
+// compiled without the other's (the joint scheme's code is then the same as before the split one
+// existed; with both in one body, int8 and int4 measured 5-8% slower from DRAM).
+template <typename P, bool kSplit>
 void PartialTyped(const PartialArgs& a) {
   const hn::ScalableTag<float> df;
   // Softmax over a tile uses at most kTile lanes so the score rows divide evenly.
@@ -494,20 +546,23 @@ void PartialTyped(const PartialArgs& a) {
   std::fill(a.acc, a.acc + std::int64_t{G} * d, 0.0f);
 
   HWY_ALIGN float s[kMaxHeadsPerPass * kTile];  // scores, then probabilities, [head][row]
-  const RowPrefetch<P> pf{k, v, a.stride, a.rows, dtype_row_bytes(a.dtype, d)};
-  const std::int64_t pf_ahead = prefetch_rows_ahead(pf.row_bytes);
+  const std::int64_t row_bytes = dtype_row_bytes(a.dtype, d);
+  constexpr bool joint = !kSplit;
+  const StreamPrefetch<P> kpf{k, a.stride, a.rows, row_bytes, joint, v};
+  const StreamPrefetch<P> vpf{v, a.stride, a.rows, row_bytes};
+  const std::int64_t pf_ahead = prefetch_rows_ahead(row_bytes, joint);
   for (std::int64_t t = 0; t < a.rows; t += kTile) {
     const std::int64_t rows = std::min(kTile, a.rows - t);
     const P kt = k + t * a.stride;
     const P vt = v + t * a.stride;
     const std::int64_t pt = t + pf_ahead;  // rows prefetched during this tile
     const float* kscale = a.kscale ? a.kscale + t : nullptr;
-    const RowPrefetch<P>* pf_first = &pf;
+    const StreamPrefetch<P>* pf_first = &kpf;
 
     std::int32_t g = 0;
     if constexpr (std::is_same_v<P, const std::int8_t*>) {
       if (a.amx != nullptr) {
-        pf(pt, pt + rows);  // the whole tile's prefetches at once: AMX leaves no FMAs to stall
+        kpf(pt, pt + rows);  // the whole tile's K prefetches at once: AMX leaves no FMAs to stall
         detail::amx_int8_score_tile(*a.amx, kt, a.stride, rows, kscale, s);
         g = G;
       }
@@ -553,13 +608,16 @@ void PartialTyped(const PartialArgs& a) {
     }
 
     g = 0;
-    for (; g + kHeadsBlock <= G; g += kHeadsBlock)
+    pf_first = kSplit ? &vpf : nullptr;
+    for (; g + kHeadsBlock <= G; g += kHeadsBlock, pf_first = nullptr)
       AccumulateHeads<kHeadsBlock>(df, vt, a.stride, rows, d, s + g * kTile,
-                                   a.acc + std::int64_t{g} * d);
-    for (; g + 2 <= G; g += 2)
-      AccumulateHeads<2>(df, vt, a.stride, rows, d, s + g * kTile, a.acc + std::int64_t{g} * d);
-    for (; g < G; ++g)
-      AccumulateHeads<1>(df, vt, a.stride, rows, d, s + g * kTile, a.acc + std::int64_t{g} * d);
+                                   a.acc + std::int64_t{g} * d, pf_first, pt);
+    for (; g + 2 <= G; g += 2, pf_first = nullptr)
+      AccumulateHeads<2>(df, vt, a.stride, rows, d, s + g * kTile, a.acc + std::int64_t{g} * d,
+                         pf_first, pt);
+    for (; g < G; ++g, pf_first = nullptr)
+      AccumulateHeads<1>(df, vt, a.stride, rows, d, s + g * kTile, a.acc + std::int64_t{g} * d,
+                         pf_first, pt);
   }
 
   if constexpr (Paired<decltype(df), P>()) {  // accumulators back to element order
@@ -578,15 +636,21 @@ void PartialTyped(const PartialArgs& a) {
   }
 }
 
+template <typename P>
+void PartialScheme(const PartialArgs& a) {
+  if (joint_prefetch(dtype_row_bytes(a.dtype, a.head_dim), a.heads)) return PartialTyped<P, false>(a);
+  return PartialTyped<P, true>(a);
+}
+
 void Partial(const PartialArgs& a) {
   switch (a.dtype) {
-    case DType::kF32: return PartialTyped<const float*>(a);
-    case DType::kF16: return PartialTyped<const hwy::float16_t*>(a);
-    case DType::kBF16: return PartialTyped<const hwy::bfloat16_t*>(a);
-    case DType::kI8: return PartialTyped<const std::int8_t*>(a);
-    case DType::kF8E4M3: return PartialTyped<const Fp8E4M3*>(a);
-    case DType::kF8E5M2: return PartialTyped<const Fp8E5M2*>(a);
-    case DType::kI4: return PartialTyped<Int4Ptr>(a);
+    case DType::kF32: return PartialScheme<const float*>(a);
+    case DType::kF16: return PartialScheme<const hwy::float16_t*>(a);
+    case DType::kBF16: return PartialScheme<const hwy::bfloat16_t*>(a);
+    case DType::kI8: return PartialScheme<const std::int8_t*>(a);
+    case DType::kF8E4M3: return PartialScheme<const Fp8E4M3*>(a);
+    case DType::kF8E5M2: return PartialScheme<const Fp8E5M2*>(a);
+    case DType::kI4: return PartialScheme<Int4Ptr>(a);
   }
 }
 
