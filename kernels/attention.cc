@@ -456,6 +456,21 @@ HWY_INLINE void AccumulatePairs(D df, P v, std::int64_t stride, std::int64_t row
     for (int i = 0; i < 2 * C; ++i) hn::StoreU(a[h * 2 * C + i], df, acc + h * d + j0 + i * N);
 }
 
+// One sweep over the rows for C chunks (kPairs: C pairs of chunks) from dim j; pf, if set, takes
+// the V rows ahead along the way (compiled apart, so sweeps without it carry no per-row test).
+template <int H, int C, bool kPairs, class D, typename P>
+HWY_INLINE void Sweep(D df, P v, std::int64_t stride, std::int64_t rows, std::int32_t d,
+                      std::int64_t j, const float* p, float* acc, const StreamPrefetch<P>* pf,
+                      std::int64_t pf_row) {
+  if constexpr (kPairs) {
+    if (pf) AccumulatePairs<H, C, true>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
+    else AccumulatePairs<H, C, false>(df, v, stride, rows, d, j, p, acc);
+  } else {
+    if (pf) AccumulateBlock<H, C, true>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
+    else AccumulateBlock<H, C, false>(df, v, stride, rows, d, j, p, acc);
+  }
+}
+
 // pf (first head block only): prefetches prefetch_rows_ahead rows ahead, a row block at a time
 // between the row blocks' FMAs instead of a whole tile in one burst (a burst fills the L1 miss
 // buffers and stalls the FMAs behind it). Measured, kernel_bench CPU time, 1 layer, G = 2, two
@@ -481,37 +496,25 @@ template <int H, class D, typename P>
 HWY_INLINE void AccumulateHeads(D df, P v, std::int64_t stride, std::int64_t rows,
                                 std::int32_t d, const float* p, float* acc,
                                 const StreamPrefetch<P>* pf = nullptr, std::int64_t pf_row = 0) {
-  // pf rides with the first sweep over the rows only; the sweeps without it are compiled
-  // without its per-row test.
+  // pf rides with the first sweep over the rows only.
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   const std::int64_t full = d / N * N;
   std::int64_t j = 0;
   constexpr int kChunks = kChunksBlockFor<H>;
   if constexpr (Paired<D, P>()) {
     constexpr int kPairsBlock = kChunksBlock / 2;  // 4 pairs for G <= 2 measured 1-5% slower
-    for (; j + kPairsBlock * 2 * N <= d; j += kPairsBlock * 2 * N, pf = nullptr) {
-      if (pf) AccumulatePairs<H, kPairsBlock, true>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
-      else AccumulatePairs<H, kPairsBlock, false>(df, v, stride, rows, d, j, p, acc);
-    }
-    for (; j + 2 * N <= d; j += 2 * N, pf = nullptr) {
-      if (pf) AccumulatePairs<H, 1, true>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
-      else AccumulatePairs<H, 1, false>(df, v, stride, rows, d, j, p, acc);
-    }
+    for (; j + kPairsBlock * 2 * N <= d; j += kPairsBlock * 2 * N, pf = nullptr)
+      Sweep<H, kPairsBlock, true>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
+    for (; j + 2 * N <= d; j += 2 * N, pf = nullptr)
+      Sweep<H, 1, true>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
   }
-  for (; j + kChunks * N <= full; j += kChunks * N, pf = nullptr) {
-    if (pf) AccumulateBlock<H, kChunks, true>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
-    else AccumulateBlock<H, kChunks, false>(df, v, stride, rows, d, j, p, acc);
-  }
-  if constexpr (kChunks > kChunksBlock) {
-    for (; j + kChunksBlock * N <= full; j += kChunksBlock * N, pf = nullptr) {
-      if (pf) AccumulateBlock<H, kChunksBlock, true>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
-      else AccumulateBlock<H, kChunksBlock, false>(df, v, stride, rows, d, j, p, acc);
-    }
-  }
-  for (; j < full; j += N, pf = nullptr) {
-    if (pf) AccumulateBlock<H, 1, true>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
-    else AccumulateBlock<H, 1, false>(df, v, stride, rows, d, j, p, acc);
-  }
+  for (; j + kChunks * N <= full; j += kChunks * N, pf = nullptr)
+    Sweep<H, kChunks, false>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
+  if constexpr (kChunks > kChunksBlock)
+    for (; j + kChunksBlock * N <= full; j += kChunksBlock * N, pf = nullptr)
+      Sweep<H, kChunksBlock, false>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
+  for (; j < full; j += N, pf = nullptr)
+    Sweep<H, 1, false>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
   if (pf) (*pf)(pf_row, pf_row + rows);  // head_dim below one vector: no sweep took it
   for (; j < d; ++j) {  // dims that do not fill a vector
     for (int h = 0; h < H; ++h) {
