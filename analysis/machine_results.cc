@@ -96,7 +96,7 @@ std::vector<MachineResults> group_by_machine(const std::vector<ResultRow>& rows)
   for (const ResultRow& r : rows) {
     // Host and model string do not tell CPUs apart on their own (two guests both reported "AMD
     // EPYC" on host "vm", a Zen 3 and a Zen 5): the cache sizes, in every row since the first
-    // schema, do; the CPU signature where the row has it.
+    // schema, do. The CPU signature (absent from older files) only labels the machines.
     const std::string key = r.str(Col::host) + "|" + r.str(Col::cpu_model) + "|" +
                             r.str(Col::l1d_bytes) + "|" + r.str(Col::l2_bytes) + "|" +
                             r.str(Col::l3_bytes);

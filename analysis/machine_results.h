@@ -1,5 +1,5 @@
-// Results of one machine (host, cpu_model and cache sizes), reduced to one summary row per configuration,
-// plus the machine's measured ceilings. The report is built from these.
+// Results of one machine (host, cpu_model and cache sizes), reduced to one summary row per
+// configuration, plus the machine's measured ceilings. The report is built from these.
 #pragma once
 #include <map>
 #include <optional>

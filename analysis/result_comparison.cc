@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -110,15 +111,16 @@ Comparison compare_results(const std::vector<ResultRow>& base, const std::vector
   // The CPU differs when its model string, signature or cache sizes do: guests often report a
   // bare "AMD EPYC" for different designs. A file from before the cpu_signature column has it
   // empty, which is not a difference.
-  const std::set<Col> cpu_columns = {Col::cpu_model, Col::cpu_signature, Col::l1d_bytes,
-                                     Col::l2_bytes, Col::l3_bytes};
-  for (Col c : {Col::cpu_model, Col::cpu_signature, Col::l1d_bytes, Col::l2_bytes, Col::l3_bytes,
-                Col::isa, Col::compiler, Col::kvbench_version}) {
+  constexpr Col kEnvironment[] = {Col::cpu_model, Col::cpu_signature, Col::l1d_bytes, Col::l2_bytes,
+                                  Col::l3_bytes,  Col::isa,           Col::compiler,  Col::kvbench_version};
+  constexpr std::size_t kCpuColumns = 5;  // the first five name the CPU
+  for (std::size_t i = 0; i < std::size(kEnvironment); ++i) {
+    const Col c = kEnvironment[i];
     const auto a = distinct(base, c), b = distinct(next, c);
     if (c == Col::cpu_signature && (a.count("") || b.count(""))) continue;
     if (a != b) {
       out.environment_differences.push_back(std::string(column_name(c)) + ": base " + join(a) + " vs new " + join(b));
-      if (cpu_columns.count(c)) out.cpu_differs = true;
+      if (i < kCpuColumns) out.cpu_differs = true;
     }
   }
   const auto base_groups = group_rows(base, options.match_threads);

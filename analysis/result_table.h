@@ -52,8 +52,7 @@ inline constexpr Col kConfigColumns[] = {
     Col::block_order, Col::seq_lens, Col::query_tokens, Col::sliding_pattern};
 
 // Columns added to schema version 1 later (the variant axes, the ceiling bracket, the CPU
-// signature): a file
-// without them reads them as empty, so older version-1 files still load.
+// signature): a file without them reads them as empty, so older version-1 files still load.
 inline constexpr Col kOptionalColumns[] = {Col::block_size,          Col::block_order,
                                            Col::seq_lens,            Col::query_tokens,
                                            Col::sliding_pattern,     Col::ceiling_before_gbps,
