@@ -19,20 +19,15 @@ Status check_write(const CacheView& cache, std::int32_t layer, const float* k,
   return Status::kOk;
 }
 
-// Writes one fp32 row per KV head (src + h * head_dim) at `slot`: one encoder call for all heads,
-// whose rows (and scales) lie a head stride apart in both layouts.
-void write_slot(const CacheView& cache, std::int32_t layer, std::int64_t slot, KV kv,
-                const float* src) noexcept {
+// Where the rows of one (layer, K|V) slot start: data and, for dtypes with a row scale, scales.
+SlotRows slot_rows(const CacheView& cache, std::int32_t layer, std::int64_t slot, KV kv,
+                    const float* src) noexcept {
   const CacheGeometry& geo = *cache.geometry;
-  const CacheShape& s = geo.shape();
-  const bool scaled = dtype_has_row_scale(s.dtype);
-  float* scales = scaled ? cache.scales + geo.scale_index(layer, kv, 0, slot) : nullptr;
-  const std::int64_t scale_stride =
-      scaled && s.kv_heads > 1 ? geo.scale_index(layer, kv, 1, slot) - geo.scale_index(layer, kv, 0, slot)
-                               : 1;
-  encode_rows(src, s.head_dim, static_cast<unsigned char*>(cache.data) + geo.byte_offset(layer, kv, 0, slot),
-              geo.head_stride(), s.kv_heads, s.head_dim, s.dtype, scales, scale_stride,
-              /*stream=*/false);
+  float* scales = dtype_has_row_scale(geo.shape().dtype)
+                      ? cache.scales + geo.scale_index(layer, kv, 0, slot)
+                      : nullptr;
+  return {src, static_cast<unsigned char*>(cache.data) + geo.byte_offset(layer, kv, 0, slot),
+          scales};
 }
 
 }  // namespace
@@ -47,8 +42,16 @@ Status append_token(const CacheView& cache, std::int32_t layer, std::int64_t pos
   // Measured (kvbench append vs append_memcpy, warm slot): whole-slot prefetch into L1 or L2
   // 1.0-1.6x the memcpy's time, two rows ahead 1.5-2.6x, none 0.9-1.2x. (Fresh positions gain
   // from it for the wide fp32/fp16/bf16 rows: kernel_bench fp32 0.4x vs 1.0x the memcpy.)
-  write_slot(cache, layer, position, KV::kKey, k);
-  write_slot(cache, layer, position, KV::kValue, v);
+  // One encoder call for all of the slot's rows, whose rows (and scales) lie a head stride apart
+  // in both layouts.
+  const CacheGeometry& geo = *cache.geometry;
+  const std::int64_t scale_stride = s.kv_heads > 1 && dtype_has_row_scale(s.dtype)
+                                         ? geo.scale_index(layer, KV::kKey, 1, position) -
+                                               geo.scale_index(layer, KV::kKey, 0, position)
+                                         : 1;  // the same for K and V
+  encode_token(slot_rows(cache, layer, position, KV::kKey, k),
+               slot_rows(cache, layer, position, KV::kValue, v), geo.head_stride(), s.kv_heads,
+               s.head_dim, s.dtype, scale_stride);
   return Status::kOk;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "hwy/targets.h"
 #include "kernels/codecs.h"
 #include "tests/kernels/test_cache.h"
 
@@ -215,43 +216,50 @@ TEST(CacheWriteEncoding, EdgeValuesMatchScalarCodecsBitForBit) {
 // followed by single vectors and a scalar tail; several KV heads, so one append encodes rows a
 // head stride apart with their scales; many rows, so the bulk path (source prefetch, row scales
 // computed a block ahead) runs too. Every byte and scale must equal the scalar codecs'.
+// On every Highway target compiled in: the encoders load blocks of 8 vectors of the target's
+// width before storing them (200 elements: 1 block on AVX3, 3 on AVX2, 6 on SSE4).
 TEST(CacheWriteEncoding, WideRowsAndManyHeadsMatchScalarCodecsBitForBit) {
-  for (std::int32_t d : {88, 200}) {
-    for (DType t : kExtendedDTypes) {
-      const CacheShape s{.layers = 2, .q_heads = 3, .kv_heads = 3, .head_dim = d, .capacity = 70, .dtype = t};
-      OwnedCache c(s);
-      ASSERT_EQ(c.status(), Status::kOk);
-      std::mt19937 rng(static_cast<unsigned>(31 + d));
-      std::vector<float> k = random_floats(static_cast<std::size_t>(s.kv_heads * s.capacity * d), rng);
-      std::vector<float> v = random_floats(k.size(), rng);
-      for (std::size_t i = 0; i < k.size(); i += 7) k[i] = std::nearbyint(k[i] * 8.0f) * 0.5f;  // ties
-      ASSERT_EQ(prefill_copy(c.view(), 1, 0, 64, k.data(), v.data(), StoreHint::kStreaming), Status::kOk);
-      // Append sources: one row per head, [kv_head][head_dim].
-      std::vector<float> ak(static_cast<std::size_t>(s.kv_heads * d)), av(ak.size());
-      for (std::size_t i = 0; i < ak.size(); ++i) {
-        ak[i] = k[i] * 3.0f;
-        av[i] = -v[i];
-      }
-      ASSERT_EQ(append_token(c.view(), 0, 69, ak.data(), av.data()), Status::kOk);
-      const auto check = [&](std::int32_t layer, KV kv, std::int32_t h, std::int64_t p, const float* src) {
-        float scale = 0;
-        const auto expect = encoded(src, d, t, &scale);
-        ASSERT_EQ(std::memcmp(expect.data(), c.bytes() + c.geometry().byte_offset(layer, kv, h, p), expect.size()), 0)
-            << dtype_name(t) << " d " << d << " layer " << layer << " head " << h << " position " << p;
-        if (dtype_has_row_scale(t)) {
-          EXPECT_EQ(c.scales()[c.geometry().scale_index(layer, kv, h, p)], scale) << dtype_name(t);
+  for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    for (std::int32_t d : {88, 200}) {
+      for (DType t : kExtendedDTypes) {
+        const CacheShape s{.layers = 2, .q_heads = 3, .kv_heads = 3, .head_dim = d, .capacity = 70, .dtype = t};
+        OwnedCache c(s);
+        ASSERT_EQ(c.status(), Status::kOk);
+        std::mt19937 rng(static_cast<unsigned>(31 + d));
+        std::vector<float> k = random_floats(static_cast<std::size_t>(s.kv_heads * s.capacity * d), rng);
+        std::vector<float> v = random_floats(k.size(), rng);
+        for (std::size_t i = 0; i < k.size(); i += 7) k[i] = std::nearbyint(k[i] * 8.0f) * 0.5f;  // ties
+        ASSERT_EQ(prefill_copy(c.view(), 1, 0, 64, k.data(), v.data(), StoreHint::kStreaming), Status::kOk);
+        // Append sources: one row per head, [kv_head][head_dim].
+        std::vector<float> ak(static_cast<std::size_t>(s.kv_heads * d)), av(ak.size());
+        for (std::size_t i = 0; i < ak.size(); ++i) {
+          ak[i] = k[i] * 3.0f;
+          av[i] = -v[i];
         }
-      };
-      for (std::int32_t h = 0; h < s.kv_heads; ++h) {
-        for (std::int64_t p = 0; p < 64; ++p) {
-          check(1, KV::kKey, h, p, k.data() + (h * 64 + p) * d);
-          check(1, KV::kValue, h, p, v.data() + (h * 64 + p) * d);
+        ASSERT_EQ(append_token(c.view(), 0, 69, ak.data(), av.data()), Status::kOk);
+        const auto check = [&](std::int32_t layer, KV kv, std::int32_t h, std::int64_t p, const float* src) {
+          float scale = 0;
+          const auto expect = encoded(src, d, t, &scale);
+          ASSERT_EQ(std::memcmp(expect.data(), c.bytes() + c.geometry().byte_offset(layer, kv, h, p), expect.size()), 0)
+              << dtype_name(t) << " d " << d << " layer " << layer << " head " << h << " position " << p;
+          if (dtype_has_row_scale(t)) {
+            EXPECT_EQ(c.scales()[c.geometry().scale_index(layer, kv, h, p)], scale) << dtype_name(t);
+          }
+        };
+        for (std::int32_t h = 0; h < s.kv_heads; ++h) {
+          for (std::int64_t p = 0; p < 64; ++p) {
+            check(1, KV::kKey, h, p, k.data() + (h * 64 + p) * d);
+            check(1, KV::kValue, h, p, v.data() + (h * 64 + p) * d);
+          }
+          check(0, KV::kKey, h, 69, ak.data() + h * d);
+          check(0, KV::kValue, h, 69, av.data() + h * d);
         }
-        check(0, KV::kKey, h, 69, ak.data() + h * d);
-        check(0, KV::kValue, h, 69, av.data() + h * d);
       }
     }
   }
+  hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
 }
 
 // fp8 SIMD encoder on the hardest inputs: rows whose max is the format max (so the row scale is
