@@ -69,7 +69,7 @@ void encode_int8_row(const float* x, std::int32_t n, float scale, std::int8_t* o
   }
   const float inv = 1.0f / scale;  // one division per row: a multiply per element
   for (std::int32_t i = 0; i < n; ++i) {
-    float q = std::nearbyint(x[i] * inv);  // default rounding mode: nearest even
+    float q = std::nearbyint(row_quotient(x[i], scale, inv));  // default rounding: nearest even
     q = std::fmin(127.0f, std::fmax(-127.0f, q));
     out[i] = static_cast<std::int8_t>(q);
   }
@@ -146,11 +146,11 @@ float fp8_e5m2_row_scale(const float* x, std::int32_t n) noexcept {
 
 void encode_fp8_e4m3_row(const float* x, std::int32_t n, float scale, std::uint8_t* out) noexcept {
   const float inv = scale == 0.0f ? 0.0f : 1.0f / scale;
-  for (std::int32_t i = 0; i < n; ++i) out[i] = scale == 0.0f ? 0 : f32_to_fp8_e4m3(x[i] * inv);
+  for (std::int32_t i = 0; i < n; ++i) out[i] = scale == 0.0f ? 0 : f32_to_fp8_e4m3(row_quotient(x[i], scale, inv));
 }
 void encode_fp8_e5m2_row(const float* x, std::int32_t n, float scale, std::uint8_t* out) noexcept {
   const float inv = scale == 0.0f ? 0.0f : 1.0f / scale;
-  for (std::int32_t i = 0; i < n; ++i) out[i] = scale == 0.0f ? 0 : f32_to_fp8_e5m2(x[i] * inv);
+  for (std::int32_t i = 0; i < n; ++i) out[i] = scale == 0.0f ? 0 : f32_to_fp8_e5m2(row_quotient(x[i], scale, inv));
 }
 
 float int4_row_scale(const float* x, std::int32_t n) noexcept { return max_abs(x, n) / 7.0f; }
@@ -159,7 +159,7 @@ void encode_int4_row(const float* x, std::int32_t n, float scale, std::uint8_t* 
   const float inv = scale == 0.0f ? 0.0f : 1.0f / scale;
   auto nibble = [scale, inv](float v) -> unsigned {
     if (scale == 0.0f || std::isnan(v)) return 0;
-    const float q = std::fmin(7.0f, std::fmax(-7.0f, std::nearbyint(v * inv)));
+    const float q = std::fmin(7.0f, std::fmax(-7.0f, std::nearbyint(row_quotient(v, scale, inv))));
     return static_cast<unsigned>(static_cast<int>(q)) & 0xfu;
   };
   for (std::int32_t i = 0; i + 1 < n; i += 2)

@@ -14,10 +14,15 @@ float bf16_to_f32(std::uint16_t b) noexcept;
 // once per row: a multiply per element instead of a division (4-10x cheaper in SIMD). x * inv
 // is within 2 ulp of x / scale, so a value that close to a rounding boundary may take the
 // neighbouring code: the error bound grows by |x / scale| * 2^-23 quanta (<= 1.6e-5 for int8).
-// Decoding is unchanged: code * scale.
+// Decoding is unchanged: code * scale. A subnormal scale can make 1 / scale overflow (rows whose
+// max |x| is below about 1e-36); x * inf would turn a zero element into NaN, so those rows divide
+// by the scale instead: row_quotient.
 //
 // Symmetric int8: scale = max|x| / 127 (0 for an all-zero row, which decodes to zeros);
 // q = round_to_nearest_even(x * inv) clamped to [-127, 127].
+inline float row_quotient(float x, float scale, float inv) noexcept {
+  return inv > 3.4e38f ? x / scale : x * inv;  // inv = 1.0f / scale, infinite past FLT_MAX
+}
 float int8_row_scale(const float* x, std::int32_t n) noexcept;
 void encode_int8_row(const float* x, std::int32_t n, float scale, std::int8_t* out) noexcept;
 

@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "hwy/targets.h"
 #include "kernels/codecs.h"
+#include "kernels/row_access.h"
 #include "tests/kernels/test_cache.h"
 
 namespace kvb {
@@ -191,8 +192,10 @@ TEST(CacheWriteEncoding, EdgeValuesMatchScalarCodecsBitForBit) {
         if (dtype_has_row_scale(t) && !std::isfinite(x)) x = 7.0f;
       }
       for (std::size_t i = 0; i < v.size(); ++i) v[i] = -k[v.size() - 1 - i];
-      // A NaN element (row scales skip it); the SIMD int8 encoder does not promise NaN handling.
-      if (t != DType::kI8) k[5] = std::numeric_limits<float>::quiet_NaN();
+      // NaN elements (row scales skip them), one early in a row and one in the last vector of
+      // another (a NaN that reached the max's accumulator there would not be overwritten by a
+      // later vector); the SIMD int8 encoder does not promise NaN handling.
+      if (t != DType::kI8) k[5] = k[2 * 64 - 1] = std::numeric_limits<float>::quiet_NaN();
       ASSERT_EQ(prefill_copy(c.view(), 0, 0, 6, k.data(), v.data(), hint), Status::kOk);
       for (std::int64_t p = 0; p < 6; ++p) {
         for (KV kv : {KV::kKey, KV::kValue}) {
@@ -210,6 +213,72 @@ TEST(CacheWriteEncoding, EdgeValuesMatchScalarCodecsBitForBit) {
       }
     }
   }
+}
+
+// One NaN at every position of a row in turn: the row scale skips it wherever it falls (the
+// SIMD max keeps NaN lanes off its accumulators, and a lane that reached them could survive the
+// final reduction only from some positions), on every compiled target.
+TEST(CacheWriteEncoding, RowScalesSkipANaNAtEveryPosition) {
+  constexpr std::int32_t d = 136;  // 8 vectors and a tail on AVX3, 17 vectors on AVX2
+  for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    for (DType t : {DType::kF8E4M3, DType::kF8E5M2, DType::kI4}) {
+      OwnedCache c({.layers = 1, .q_heads = 1, .kv_heads = 1, .head_dim = d, .capacity = 1, .dtype = t});
+      ASSERT_EQ(c.status(), Status::kOk);
+      std::mt19937 rng(5);
+      const std::vector<float> base = random_floats(d, rng);
+      for (std::int32_t j = 0; j < d; ++j) {
+        std::vector<float> k = base, v = base;
+        k[j] = std::numeric_limits<float>::quiet_NaN();
+        ASSERT_EQ(append_token(c.view(), 0, 0, k.data(), v.data()), Status::kOk);
+        float scale = 0;
+        const auto expect = encoded(k.data(), d, t, &scale);
+        ASSERT_EQ(c.scales()[c.geometry().scale_index(0, KV::kKey, 0, 0)], scale)
+            << dtype_name(t) << " NaN at " << j;
+        ASSERT_EQ(std::memcmp(expect.data(), c.bytes(), expect.size()), 0) << dtype_name(t) << " NaN at " << j;
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
+}
+
+// Rows so small that 1 / scale overflows to infinity (a subnormal scale): the codecs divide by
+// the scale there (x * inf would turn a zero element into NaN, which int8 then clamped to -127
+// and fp8 stored as NaN), and the SIMD encoders must give the same bytes, on every target.
+TEST(CacheWriteEncoding, RowsWithASubnormalScaleDivideAndMatchTheScalarCodecs) {
+  constexpr std::int32_t d = 136;
+  for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    for (DType t : {DType::kI8, DType::kI4, DType::kF8E4M3, DType::kF8E5M2}) {
+      OwnedCache c({.layers = 1, .q_heads = 1, .kv_heads = 1, .head_dim = d, .capacity = 1, .dtype = t});
+      ASSERT_EQ(c.status(), Status::kOk);
+      std::mt19937 rng(9);
+      std::vector<float> k = random_floats(d, rng), v(d);
+      for (float& x : k) x *= 1e-39f;  // subnormal elements: 1 / scale overflows
+      for (std::int32_t j = 0; j < d; ++j) v[j] = j % 5 == 0 ? 0.0f : k[j];
+      ASSERT_EQ(append_token(c.view(), 0, 0, k.data(), v.data()), Status::kOk);
+      for (KV kv : {KV::kKey, KV::kValue}) {
+        const float* src = kv == KV::kKey ? k.data() : v.data();
+        float scale = 0;
+        const auto expect = encoded(src, d, t, &scale);
+        ASSERT_GT(1.0f / scale, std::numeric_limits<float>::max()) << dtype_name(t);
+        EXPECT_EQ(std::memcmp(expect.data(), c.bytes() + c.geometry().byte_offset(0, kv, 0, 0), expect.size()), 0)
+            << dtype_name(t) << (kv == KV::kKey ? " K" : " V (with zeros)");
+        std::vector<float> decoded(d);
+        const void* row = c.bytes() + c.geometry().byte_offset(0, kv, 0, 0);
+        for (std::int32_t j = 0; j < d; ++j) decoded[j] = decode_element(row, t, j);
+        for (std::int32_t j = 0; j < d; ++j) {
+          EXPECT_FALSE(std::isnan(decoded[j])) << dtype_name(t) << " element " << j;
+          if (src[j] == 0.0f) {
+            EXPECT_EQ(decoded[j], 0.0f) << dtype_name(t) << " element " << j;
+          }
+        }
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
 }
 
 // Rows long enough for the SIMD encoders' wide paths (four vectors packed into one store),
