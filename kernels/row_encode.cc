@@ -221,6 +221,56 @@ HWY_INLINE void BlockScales(const float* src, std::int64_t src_stride, std::int6
   }
 }
 
+// The largest code magnitude of a dtype with a row scale (scale = max |x| / this), else 0.
+HWY_INLINE float ScaleFormatMax(DType dtype) {
+  switch (dtype) {
+    case DType::kI8: return 127.0f;
+    case DType::kI4: return 7.0f;
+    case DType::kF8E4M3: return kFp8E4M3Max;
+    case DType::kF8E5M2: return kFp8E5M2Max;
+    default: return 0.0f;
+  }
+}
+
+// Scales handed to an encoder (`scale[r]`, `inv[r]` for its rows, already stored to the scale
+// array): EncodeToken computes a slot's K and V scales together.
+struct GivenScales {
+  const float* scale;
+  const float* inv;
+};
+
+// Row r's scale and reciprocal for the scaled encoders: the given ones, or computed here
+// kScaleBlock rows at a time (BlockScales), in order of r.
+class RowScales {
+ public:
+  RowScales(const float* src, std::int64_t src_stride, std::int64_t rows, std::int64_t d,
+            DType dtype, float* scales, std::int64_t scale_stride, const GivenScales* given)
+      : src_(src), src_stride_(src_stride), rows_(rows), d_(d), format_max_(ScaleFormatMax(dtype)),
+        scales_(scales), scale_stride_(scale_stride), given_(given) {}
+  HWY_INLINE void at(std::int64_t r, float* scale, float* inv) {
+    if (given_ != nullptr) {
+      *scale = given_->scale[r];
+      *inv = given_->inv[r];
+      return;
+    }
+    if (r % kScaleBlock == 0) {
+      BlockScales(src_ + r * src_stride_, src_stride_, std::min(kScaleBlock, rows_ - r), rows_ - r,
+                  d_, format_max_, scales_ + r * scale_stride_, scale_stride_, block_scale_, block_inv_);
+    }
+    *scale = block_scale_[r % kScaleBlock];
+    *inv = block_inv_[r % kScaleBlock];
+  }
+
+ private:
+  const float* src_;
+  std::int64_t src_stride_, rows_, d_;
+  float format_max_;
+  float* scales_;
+  std::int64_t scale_stride_;
+  const GivenScales* given_;
+  float block_scale_[kScaleBlock], block_inv_[kScaleBlock];
+};
+
 void EncodeRowsF32(const float* src, std::int64_t src_stride, float* dst, std::int64_t dst_stride,
                    std::int64_t rows, std::int32_t d, bool stream) {
   const hn::ScalableTag<float> df;
@@ -327,24 +377,20 @@ void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* ds
 
 void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,
                   std::int64_t dst_stride, std::int64_t rows, std::int32_t d, float* scales,
-                  std::int64_t scale_stride, bool stream) {
+                  std::int64_t scale_stride, bool stream, const GivenScales* given) {
   const hn::ScalableTag<float> df;
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   const std::int64_t j0 = d / N * N;
-  float block_scale[kScaleBlock], block_inv[kScaleBlock];
+  RowScales row_scales(src, src_stride, rows, d, DType::kI8, scales, scale_stride, given);
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
     std::int8_t* o = dst + r * dst_stride;
-    if (r % kScaleBlock == 0) {  // int8_row_scale
-      BlockScales(s, src_stride, std::min(kScaleBlock, rows - r), rows - r, d, 127.0f,
-                  scales + r * scale_stride, scale_stride, block_scale, block_inv);
-    }
-    const float scale = block_scale[r % kScaleBlock];
+    float scale = 0, inv = 0;
+    row_scales.at(r, &scale, &inv);  // int8_row_scale
     if (scale == 0.0f) {
       std::memset(o, 0, static_cast<std::size_t>(d));
       continue;
     }
-    const float inv = block_inv[r % kScaleBlock];
     const auto lo = hn::Set(df, -127.0f), hi = hn::Set(df, 127.0f);
     // The clamps also keep the multiply and RoundSmall's add from fusing into one FMA (GCC
     // contracts them where nothing stands between), which would round once instead of twice.
@@ -361,22 +407,19 @@ void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,
 // int8 lanes (even, odd) becomes one byte (even in the low nibble). dst_stride is in elements.
 void EncodeRowsI4(const float* src, std::int64_t src_stride, std::uint8_t* dst,
                   std::int64_t dst_stride, std::int64_t rows, std::int32_t d, float* scales,
-                  std::int64_t scale_stride) {
+                  std::int64_t scale_stride, const GivenScales* given) {
   const hn::ScalableTag<float> df;
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   std::int64_t j0 = 0;
 #if HWY_TARGET != HWY_SCALAR
   static const Pack4<std::int8_t> pack;
 #endif
-  float block_scale[kScaleBlock], block_inv[kScaleBlock];
+  RowScales row_scales(src, src_stride, rows, d, DType::kI4, scales, scale_stride, given);
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
     std::uint8_t* o = dst + r * dst_stride / 2;
-    if (r % kScaleBlock == 0) {  // int4_row_scale
-      BlockScales(s, src_stride, std::min(kScaleBlock, rows - r), rows - r, d, 7.0f,
-                  scales + r * scale_stride, scale_stride, block_scale, block_inv);
-    }
-    const float scale = block_scale[r % kScaleBlock];
+    float scale = 0, inv = 0;
+    row_scales.at(r, &scale, &inv);  // int4_row_scale
     if (scale == 0.0f) {
       std::memset(o, 0, static_cast<std::size_t>(d / 2));
       continue;
@@ -386,7 +429,6 @@ void EncodeRowsI4(const float* src, std::int64_t src_stride, std::uint8_t* dst,
       const hn::Repartition<std::int16_t, decltype(di8)> di16;  // Lanes / 2: one per output byte
       const hn::Rebind<std::uint8_t, decltype(di16)> du8;
       j0 = d / N * N;
-      const float inv = block_inv[r % kScaleBlock];
       const auto lo = hn::Set(df, -7.0f), hi = hn::Set(df, 7.0f);
       const auto quantise = [&](std::int64_t j) {
         const auto y = RowQuotient(df, hn::LoadU(df, s + j), scale, inv);
@@ -426,9 +468,9 @@ void EncodeRowsI4(const float* src, std::int64_t src_stride, std::uint8_t* dst,
 template <int M, int B, int kMaxCode, int kInfCode, int kNanCode>
 void EncodeRowsFp8(const float* src, std::int64_t src_stride, std::uint8_t* dst,
                    std::int64_t dst_stride, std::int64_t rows, std::int32_t d, float* scales,
-                   std::int64_t scale_stride, float format_max,
+                   std::int64_t scale_stride, DType dtype,
                    void (*encode_row)(const float*, std::int32_t, float, std::uint8_t*),
-                   bool stream) {
+                   bool stream, const GivenScales* given) {
   const hn::ScalableTag<float> df;
   const hn::RebindToSigned<decltype(df)> di;
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
@@ -442,20 +484,16 @@ void EncodeRowsFp8(const float* src, std::int64_t src_stride, std::uint8_t* dst,
   const auto one = hn::Set(di, 1);
   const auto max_code = hn::Set(di, kMaxCode);
   const auto inf = hn::Set(df, std::numeric_limits<float>::infinity());
-  float block_scale[kScaleBlock], block_inv[kScaleBlock];
+  RowScales row_scales(src, src_stride, rows, d, dtype, scales, scale_stride, given);
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
     std::uint8_t* o = dst + r * dst_stride;
-    if (r % kScaleBlock == 0) {  // fp8_*_row_scale
-      BlockScales(s, src_stride, std::min(kScaleBlock, rows - r), rows - r, d, format_max,
-                  scales + r * scale_stride, scale_stride, block_scale, block_inv);
-    }
-    const float scale = block_scale[r % kScaleBlock];
+    float scale = 0, inv = 0;
+    row_scales.at(r, &scale, &inv);  // fp8_*_row_scale
     if (scale == 0.0f) {
       std::memset(o, 0, static_cast<std::size_t>(d));
       continue;
     }
-    const float inv = block_inv[r % kScaleBlock];
     const auto encode = [&](std::int64_t j) {
       const auto y = RowQuotient(df, hn::LoadU(df, s + j), scale, inv);
       const auto a = hn::Abs(y);
@@ -481,7 +519,8 @@ void EncodeRowsFp8(const float* src, std::int64_t src_stride, std::uint8_t* dst,
 
 HWY_INLINE void EncodeRowsOf(const float* src, std::int64_t src_stride, void* dst, std::int64_t dst_stride,
                              std::int64_t rows, std::int32_t d, DType dtype, float* scales,
-                             std::int64_t scale_stride, bool stream) {
+                             std::int64_t scale_stride, bool stream,
+                             const GivenScales* given = nullptr) {
   switch (dtype) {
     case DType::kF32:
       EncodeRowsF32(src, src_stride, static_cast<float*>(dst), dst_stride, rows, d, stream);
@@ -494,21 +533,21 @@ HWY_INLINE void EncodeRowsOf(const float* src, std::int64_t src_stride, void* ds
       break;
     case DType::kI8:
       EncodeRowsI8(src, src_stride, static_cast<std::int8_t*>(dst), dst_stride, rows, d, scales,
-                   scale_stride, stream);
+                   scale_stride, stream, given);
       break;
     case DType::kI4:
       EncodeRowsI4(src, src_stride, static_cast<std::uint8_t*>(dst), dst_stride, rows, d, scales,
-                   scale_stride);
+                   scale_stride, given);
       break;
     case DType::kF8E4M3:
       EncodeRowsFp8<3, 7, 0x7E, 0x7E, 0x7F>(src, src_stride, static_cast<std::uint8_t*>(dst),
-                                             dst_stride, rows, d, scales, scale_stride, kFp8E4M3Max,
-                                             encode_fp8_e4m3_row, stream);
+                                             dst_stride, rows, d, scales, scale_stride, dtype,
+                                             encode_fp8_e4m3_row, stream, given);
       break;
     case DType::kF8E5M2:
       EncodeRowsFp8<2, 15, 0x7B, 0x7C, 0x7E>(src, src_stride, static_cast<std::uint8_t*>(dst),
-                                              dst_stride, rows, d, scales, scale_stride, kFp8E5M2Max,
-                                              encode_fp8_e5m2_row, stream);
+                                              dst_stride, rows, d, scales, scale_stride, dtype,
+                                              encode_fp8_e5m2_row, stream, given);
       break;
   }
 }
@@ -522,6 +561,20 @@ void EncodeRows(const float* src, std::int64_t src_stride, void* dst, std::int64
 
 void EncodeToken(const SlotRows& key, const SlotRows& value, std::int64_t dst_stride,
                  std::int64_t rows, std::int32_t d, DType dtype, std::int64_t scale_stride) {
+  const float format_max = ScaleFormatMax(dtype);
+  if (format_max > 0.0f && rows <= kScaleBlock) {
+    // The K and V rows' scales (max |x|, two divisions: a long chain per row) computed back to
+    // back before either is quantised, so the chains overlap: a one-KV-head int8 append took
+    // 20 ns per row as two calls' worth of scale-then-quantise.
+    float k_scale[kScaleBlock], k_inv[kScaleBlock], v_scale[kScaleBlock], v_inv[kScaleBlock];
+    BlockScales(key.src, d, rows, rows, d, format_max, key.scales, scale_stride, k_scale, k_inv);
+    BlockScales(value.src, d, rows, rows, d, format_max, value.scales, scale_stride, v_scale, v_inv);
+    const GivenScales k_given{k_scale, k_inv}, v_given{v_scale, v_inv};
+    EncodeRowsOf(key.src, d, key.dst, dst_stride, rows, d, dtype, key.scales, scale_stride, false, &k_given);
+    EncodeRowsOf(value.src, d, value.dst, dst_stride, rows, d, dtype, value.scales, scale_stride, false,
+                 &v_given);
+    return;
+  }
   for (const SlotRows* t : {&key, &value})
     EncodeRowsOf(t->src, d, t->dst, dst_stride, rows, d, dtype, t->scales, scale_stride, false);
 }
