@@ -1,9 +1,10 @@
 // Fast decode attention: GQA-grouped, tiled, single-pass online softmax, Highway runtime dispatch.
 //
-// Per tile of kTile positions: (1) scores for every (row, head) of the group with register-blocked
-// dot products (each K chunk is decoded once per block of heads, several rows in flight); (2) one
-// vectorised exp over the tile's scores and one online-softmax rescale per tile; (3) the V rows of
-// the tile accumulated into the group's accumulators, register-blocked over heads and dims.
+// Per tile of kTileFor<row type> positions (32 for int8, else 16): (1) scores for every (row,
+// head) of the group with register-blocked dot products (each K chunk is decoded once per block
+// of heads, several rows in flight); (2) one vectorised exp over the tile's scores and one
+// online-softmax rescale per tile; (3) the V rows of the tile accumulated into the group's
+// accumulators, register-blocked over heads and dims.
 // fp16/bf16/int8 rows are decoded in registers (PromoteTo / ConvertTo); row scales (int8, fp8,
 // int4) are folded into the scores (K) and the probabilities (V) so the decode is a plain
 // widening convert. fp8 e5m2 is the top byte of an fp16, so it decodes with the hardware fp16
@@ -65,7 +66,7 @@ struct PartialArgs {
 // Heads per pass bound the on-stack score tile; larger groups take several passes (each pass
 // re-reads the rows, which only matters for groups larger than any current model uses).
 inline constexpr std::int32_t kMaxHeadsPerPass = 32;
-inline constexpr std::int64_t kTile = 16;  // positions per softmax tile
+inline constexpr std::int64_t kTile = 16;  // positions per softmax tile (kTileFor: by row type)
 // Software prefetch, two schemes. Split (the default): K rows are prefetched while scoring and V
 // rows while accumulating, each kPrefetchBytes ahead of its own reads, so each stream keeps a
 // steady window. Joint (fp32-sized rows of 512 bytes and up, groups of 1-2 heads): K and V rows
@@ -238,6 +239,19 @@ constexpr float kDecodeUnit<const Fp8E4M3*> = 256.0f;
 template <>
 constexpr float kDecodeUnit<Int4Ptr> = 1.0f / 268435456.0f;  // 2^-28
 
+// Positions per softmax tile, by row type: 32 for int8, 16 for the rest. A longer tile spreads
+// the per-tile work (lane sums, softmax, accumulator loads and stores) over more rows, which the
+// cheapest rows to stream gain most from. Measured on the Zen 5 EPYC, kvbench, 1 thread, two
+// alternating rounds, 16 -> 32: decode_step Qwen3-0.6B int8 DRAM 26.6-26.8 -> 29.6-29.8 GB/s, L3
+// 27.3-27.8 -> 29.8-30.3; attention (8 layers, 16384 positions) int8 G = 1 7.8-8.0 -> 7.2-7.3 ms,
+// G = 8 unchanged. fp32: L3 0-16% faster, DRAM 1%, but G = 8 2-7% slower; fp16 L3 9-11% faster
+// but DRAM up to 5% slower in decode_step (kernel_bench from DRAM: fp16 9-30%, bf16 20-25%
+// slower): they keep 16.
+template <typename P>
+constexpr std::int64_t kTileFor = kTile;
+template <>
+constexpr std::int64_t kTileFor<const std::int8_t*> = 32;
+
 HWY_INLINE float LoadScalar(const float* p) { return *p; }
 HWY_INLINE float LoadScalar(const hwy::float16_t* p) {
   std::uint16_t bits;
@@ -317,9 +331,9 @@ HWY_INLINE hn::Vec<hn::Full128<float>> Sum4(D d, V a0, V a1, V a2, V a3) {
 #endif
 
 // Scores for R rows x H heads: s[h][r] = scale * rowscale * (q_h . k_r).
-template <int R, int H, class D, typename P>
+template <int R, int H, std::int64_t kT, class D, typename P>
 HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
-                           const float* q, float* s_rows /* [H][kTile] */, float scale,
+                           const float* q, float* s_rows /* [H][kT] */, float scale,
                            const float* kscale) {
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   hn::Vec<D> acc[R * H];
@@ -361,7 +375,7 @@ HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
                                                : hn::Set(d4, scale);
       for (int h = 0; h < H; ++h) {
         const auto sums = Sum4(df, acc[0 * H + h], acc[1 * H + h], acc[2 * H + h], acc[3 * H + h]);
-        hn::StoreU(hn::Mul(sums, row_scale), d4, s_rows + h * kTile);
+        hn::StoreU(hn::Mul(sums, row_scale), d4, s_rows + h * kT);
       }
       return;
     }
@@ -372,7 +386,7 @@ HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
     for (int h = 0; h < H; ++h) {
       float dot = hn::GetLane(hn::SumOfLanes(df, acc[r * H + h]));
       for (std::int64_t j = full; j < d; ++j) dot += q[h * d + j] * LoadScalar(k + r * stride + j);
-      s_rows[h * kTile + r] = dot * row_scale;
+      s_rows[h * kT + r] = dot * row_scale;
     }
   }
 }
@@ -404,9 +418,9 @@ struct StreamPrefetch {
 };
 
 // acc_h += sum_r p[h][r] * v_r for H heads over C chunks of N dims starting at dim j0.
-template <int H, int C, bool kPf, class D, typename P>
+template <int H, int C, bool kPf, std::int64_t kT, class D, typename P>
 HWY_INLINE void AccumulateBlock(D df, P v, std::int64_t stride, std::int64_t rows,
-                                std::int32_t d, std::int64_t j0, const float* p /* [H][kTile] */,
+                                std::int32_t d, std::int64_t j0, const float* p /* [H][kT] */,
                                 float* acc, const StreamPrefetch<P>* pf = nullptr,
                                 std::int64_t pf_row = 0) {
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
@@ -415,7 +429,7 @@ HWY_INLINE void AccumulateBlock(D df, P v, std::int64_t stride, std::int64_t row
     for (int c = 0; c < C; ++c) a[h * C + c] = hn::LoadU(df, acc + h * d + j0 + c * N);
   for (std::int64_t r = 0; r < rows; ++r) {
     hn::Vec<D> pv[H];
-    for (int h = 0; h < H; ++h) pv[h] = hn::Set(df, p[h * kTile + r]);
+    for (int h = 0; h < H; ++h) pv[h] = hn::Set(df, p[h * kT + r]);
     if constexpr (kPf) (*pf)(pf_row + r, pf_row + r + 1);
     const P row = v + r * stride + j0;
     for (int c = 0; c < C; ++c) {
@@ -430,7 +444,7 @@ HWY_INLINE void AccumulateBlock(D df, P v, std::int64_t stride, std::int64_t row
 // Pairs of chunks (int4, bf16): acc_h += sum_r p[h][r] * v_r for H heads over C pairs of 2N dims from
 // j0, the accumulators kept de-interleaved per pair (N even dims, then N odd dims; PartialTyped
 // restores element order at the end).
-template <int H, int C, bool kPf, class D, typename P>
+template <int H, int C, bool kPf, std::int64_t kT, class D, typename P>
 HWY_INLINE void AccumulatePairs(D df, P v, std::int64_t stride, std::int64_t rows,
                                 std::int32_t d, std::int64_t j0, const float* p, float* acc,
                                 const StreamPrefetch<P>* pf = nullptr, std::int64_t pf_row = 0) {
@@ -440,7 +454,7 @@ HWY_INLINE void AccumulatePairs(D df, P v, std::int64_t stride, std::int64_t row
     for (int i = 0; i < 2 * C; ++i) a[h * 2 * C + i] = hn::LoadU(df, acc + h * d + j0 + i * N);
   for (std::int64_t r = 0; r < rows; ++r) {
     hn::Vec<D> pv[H];
-    for (int h = 0; h < H; ++h) pv[h] = hn::Set(df, p[h * kTile + r]);
+    for (int h = 0; h < H; ++h) pv[h] = hn::Set(df, p[h * kT + r]);
     if constexpr (kPf) (*pf)(pf_row + r, pf_row + r + 1);
     const P row = v + r * stride + j0;
     for (int c = 0; c < C; ++c) {
@@ -458,16 +472,16 @@ HWY_INLINE void AccumulatePairs(D df, P v, std::int64_t stride, std::int64_t row
 
 // One sweep over the rows for C chunks (kPairs: C pairs of chunks) from dim j; pf, if set, takes
 // the V rows ahead along the way (compiled apart, so sweeps without it carry no per-row test).
-template <int H, int C, bool kPairs, class D, typename P>
+template <int H, int C, bool kPairs, std::int64_t kT, class D, typename P>
 HWY_INLINE void Sweep(D df, P v, std::int64_t stride, std::int64_t rows, std::int32_t d,
                       std::int64_t j, const float* p, float* acc, const StreamPrefetch<P>* pf,
                       std::int64_t pf_row) {
   if constexpr (kPairs) {
-    if (pf) AccumulatePairs<H, C, true>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
-    else AccumulatePairs<H, C, false>(df, v, stride, rows, d, j, p, acc);
+    if (pf) AccumulatePairs<H, C, true, kT>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
+    else AccumulatePairs<H, C, false, kT>(df, v, stride, rows, d, j, p, acc);
   } else {
-    if (pf) AccumulateBlock<H, C, true>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
-    else AccumulateBlock<H, C, false>(df, v, stride, rows, d, j, p, acc);
+    if (pf) AccumulateBlock<H, C, true, kT>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
+    else AccumulateBlock<H, C, false, kT>(df, v, stride, rows, d, j, p, acc);
   }
 }
 
@@ -476,7 +490,7 @@ HWY_INLINE void Sweep(D df, P v, std::int64_t stride, std::int64_t rows, std::in
 // buffers and stalls the FMAs behind it). Measured, kernel_bench CPU time, 1 layer, G = 2, two
 // alternating runs: L3 fp16 227-284 -> 182-190 us, int8 141-150 -> 133; DRAM fp16 5.93 -> 5.31
 // ms, int8 3.74 -> 3.03 ms, fp32 within noise.
-template <int H, class D, typename P>
+template <int H, std::int64_t kT, class D, typename P>
 HWY_INLINE void ScoreHeads(D df, P k, std::int64_t stride, std::int64_t rows,
                            std::int32_t d, const float* q, float* s, float scale,
                            const float* kscale, const StreamPrefetch<P>* pf = nullptr,
@@ -484,15 +498,15 @@ HWY_INLINE void ScoreHeads(D df, P k, std::int64_t stride, std::int64_t rows,
   std::int64_t r = 0;
   for (; r + kRowsBlock <= rows; r += kRowsBlock) {
     if (pf) (*pf)(pf_row + r, pf_row + r + kRowsBlock);
-    ScoreBlock<kRowsBlock, H>(df, k + r * stride, stride, d, q, s + r, scale,
+    ScoreBlock<kRowsBlock, H, kT>(df, k + r * stride, stride, d, q, s + r, scale,
                               kscale ? kscale + r : nullptr);
   }
   if (pf && r < rows) (*pf)(pf_row + r, pf_row + rows);
   for (; r < rows; ++r)
-    ScoreBlock<1, H>(df, k + r * stride, stride, d, q, s + r, scale, kscale ? kscale + r : nullptr);
+    ScoreBlock<1, H, kT>(df, k + r * stride, stride, d, q, s + r, scale, kscale ? kscale + r : nullptr);
 }
 
-template <int H, class D, typename P>
+template <int H, std::int64_t kT, class D, typename P>
 HWY_INLINE void AccumulateHeads(D df, P v, std::int64_t stride, std::int64_t rows,
                                 std::int32_t d, const float* p, float* acc,
                                 const StreamPrefetch<P>* pf = nullptr, std::int64_t pf_row = 0) {
@@ -504,22 +518,22 @@ HWY_INLINE void AccumulateHeads(D df, P v, std::int64_t stride, std::int64_t row
   if constexpr (Paired<D, P>()) {
     constexpr int kPairsBlock = kChunksBlock / 2;  // 4 pairs for G <= 2 measured 1-5% slower
     for (; j + kPairsBlock * 2 * N <= d; j += kPairsBlock * 2 * N, pf = nullptr)
-      Sweep<H, kPairsBlock, true>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
+      Sweep<H, kPairsBlock, true, kT>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
     for (; j + 2 * N <= d; j += 2 * N, pf = nullptr)
-      Sweep<H, 1, true>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
+      Sweep<H, 1, true, kT>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
   }
   for (; j + kChunks * N <= full; j += kChunks * N, pf = nullptr)
-    Sweep<H, kChunks, false>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
+    Sweep<H, kChunks, false, kT>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
   if constexpr (kChunks > kChunksBlock)
     for (; j + kChunksBlock * N <= full; j += kChunksBlock * N, pf = nullptr)
-      Sweep<H, kChunksBlock, false>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
+      Sweep<H, kChunksBlock, false, kT>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
   for (; j < full; j += N, pf = nullptr)
-    Sweep<H, 1, false>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
+    Sweep<H, 1, false, kT>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
   if (pf) (*pf)(pf_row, pf_row + rows);  // head_dim below one vector: no sweep took it
   for (; j < d; ++j) {  // dims that do not fill a vector
     for (int h = 0; h < H; ++h) {
       float a = acc[h * d + j];
-      for (std::int64_t r = 0; r < rows; ++r) a += p[h * kTile + r] * LoadScalar(v + r * stride + j);
+      for (std::int64_t r = 0; r < rows; ++r) a += p[h * kT + r] * LoadScalar(v + r * stride + j);
       acc[h * d + j] = a;
     }
   }
@@ -528,11 +542,11 @@ HWY_INLINE void AccumulateHeads(D df, P v, std::int64_t stride, std::int64_t row
 // P: pointer to the row elements (const T* for byte-addressable dtypes, Int4Ptr for int4).
 // kSplit: the prefetch scheme (joint_prefetch), a template argument so that each scheme's code is
 // compiled without the other's tests (the joint scheme's code is then the previous kernel's).
-template <typename P, bool kSplit>
+template <typename P, bool kSplit, std::int64_t kT>
 void PartialTyped(const PartialArgs& a) {
   const hn::ScalableTag<float> df;
-  // Softmax over a tile uses at most kTile lanes so the score rows divide evenly.
-  const hn::CappedTag<float, kTile> dt;
+  // Softmax over a tile uses at most kT lanes so the score rows divide evenly.
+  const hn::CappedTag<float, kT> dt;
   const std::int64_t NT = static_cast<std::int64_t>(hn::Lanes(dt));
   const std::int32_t d = a.head_dim;
   const std::int32_t G = a.heads;
@@ -547,14 +561,14 @@ void PartialTyped(const PartialArgs& a) {
   }
   std::fill(a.acc, a.acc + std::int64_t{G} * d, 0.0f);
 
-  HWY_ALIGN float s[kMaxHeadsPerPass * kTile];  // scores, then probabilities, [head][row]
+  HWY_ALIGN float s[kMaxHeadsPerPass * kT];  // scores, then probabilities, [head][row]
   const std::int64_t row_bytes = dtype_row_bytes(a.dtype, d);
   constexpr bool joint = !kSplit;
   const StreamPrefetch<P> kpf{k, a.stride, a.rows, row_bytes, joint, v};
   const StreamPrefetch<P> vpf{v, a.stride, a.rows, row_bytes};
   const std::int64_t pf_ahead = prefetch_rows_ahead(row_bytes, joint);
-  for (std::int64_t t = 0; t < a.rows; t += kTile) {
-    const std::int64_t rows = std::min(kTile, a.rows - t);
+  for (std::int64_t t = 0; t < a.rows; t += kT) {
+    const std::int64_t rows = std::min(kT, a.rows - t);
     const P kt = k + t * a.stride;
     const P vt = v + t * a.stride;
     const std::int64_t pt = t + pf_ahead;  // rows prefetched during this tile
@@ -562,7 +576,7 @@ void PartialTyped(const PartialArgs& a) {
     const StreamPrefetch<P>* pf_first = &kpf;
 
     std::int32_t g = 0;
-    if constexpr (std::is_same_v<P, const std::int8_t*>) {
+    if constexpr (std::is_same_v<P, const std::int8_t*> && kT == kTile) {  // AMX: 16 rows at a time
       if (a.amx != nullptr) {
         kpf(pt, pt + rows);  // the whole tile's K prefetches at once: AMX leaves no FMAs to stall
         detail::amx_int8_score_tile(*a.amx, kt, a.stride, rows, kscale, s);
@@ -570,21 +584,21 @@ void PartialTyped(const PartialArgs& a) {
       }
     }
     for (; g + kHeadsBlock <= G; g += kHeadsBlock, pf_first = nullptr)
-      ScoreHeads<kHeadsBlock>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kTile,
+      ScoreHeads<kHeadsBlock, kT>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kT,
                               score_scale, kscale, pf_first, pt);
     for (; g + 2 <= G; g += 2, pf_first = nullptr)
-      ScoreHeads<2>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kTile, score_scale,
+      ScoreHeads<2, kT>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kT, score_scale,
                     kscale, pf_first, pt);
     for (; g < G; ++g, pf_first = nullptr)
-      ScoreHeads<1>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kTile, score_scale,
+      ScoreHeads<1, kT>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kT, score_scale,
                     kscale, pf_first, pt);
 
     // Online softmax, once per tile and head.
     for (g = 0; g < G; ++g) {
-      float* sg = s + g * kTile;
-      for (std::int64_t r = rows; r < kTile; ++r) sg[r] = kNegInf;  // exp -> 0
+      float* sg = s + g * kT;
+      for (std::int64_t r = rows; r < kT; ++r) sg[r] = kNegInf;  // exp -> 0
       auto vmax = hn::Load(dt, sg);
-      for (std::int64_t r = NT; r < kTile; r += NT) vmax = hn::Max(vmax, hn::Load(dt, sg + r));
+      for (std::int64_t r = NT; r < kT; r += NT) vmax = hn::Max(vmax, hn::Load(dt, sg + r));
       const float tile_max = hn::GetLane(hn::MaxOfLanes(dt, vmax));
       const float old_max = a.max[g];
       if (tile_max > old_max) {
@@ -599,7 +613,7 @@ void PartialTyped(const PartialArgs& a) {
       }
       const auto m = hn::Set(dt, a.max[g]);
       auto vsum = hn::Zero(dt);
-      for (std::int64_t r = 0; r < kTile; r += NT) {
+      for (std::int64_t r = 0; r < kT; r += NT) {
         const auto p = hn::Exp(dt, hn::Sub(hn::Load(dt, sg + r), m));
         vsum = hn::Add(vsum, p);
         hn::Store(p, dt, sg + r);
@@ -612,13 +626,13 @@ void PartialTyped(const PartialArgs& a) {
     g = 0;
     pf_first = kSplit ? &vpf : nullptr;
     for (; g + kHeadsBlock <= G; g += kHeadsBlock, pf_first = nullptr)
-      AccumulateHeads<kHeadsBlock>(df, vt, a.stride, rows, d, s + g * kTile,
+      AccumulateHeads<kHeadsBlock, kT>(df, vt, a.stride, rows, d, s + g * kT,
                                    a.acc + std::int64_t{g} * d, pf_first, pt);
     for (; g + 2 <= G; g += 2, pf_first = nullptr)
-      AccumulateHeads<2>(df, vt, a.stride, rows, d, s + g * kTile, a.acc + std::int64_t{g} * d,
+      AccumulateHeads<2, kT>(df, vt, a.stride, rows, d, s + g * kT, a.acc + std::int64_t{g} * d,
                          pf_first, pt);
     for (; g < G; ++g, pf_first = nullptr)
-      AccumulateHeads<1>(df, vt, a.stride, rows, d, s + g * kTile, a.acc + std::int64_t{g} * d,
+      AccumulateHeads<1, kT>(df, vt, a.stride, rows, d, s + g * kT, a.acc + std::int64_t{g} * d,
                          pf_first, pt);
   }
 
@@ -638,21 +652,30 @@ void PartialTyped(const PartialArgs& a) {
   }
 }
 
-template <typename P>
+template <typename P, std::int64_t kT>
 void PartialScheme(const PartialArgs& a) {
-  if (joint_prefetch(dtype_row_bytes(a.dtype, a.head_dim), a.heads)) return PartialTyped<P, false>(a);
-  return PartialTyped<P, true>(a);
+  if (joint_prefetch(dtype_row_bytes(a.dtype, a.head_dim), a.heads)) return PartialTyped<P, false, kT>(a);
+  return PartialTyped<P, true, kT>(a);
+}
+
+template <typename P>
+void PartialTile(const PartialArgs& a) {
+  constexpr std::int64_t kT = kTileFor<P>;
+  if constexpr (kT != kTile && std::is_same_v<P, const std::int8_t*>) {
+    if (a.amx != nullptr) return PartialScheme<P, kTile>(a);  // AMX scores 16 rows at a time
+  }
+  return PartialScheme<P, kT>(a);
 }
 
 void Partial(const PartialArgs& a) {
   switch (a.dtype) {
-    case DType::kF32: return PartialScheme<const float*>(a);
-    case DType::kF16: return PartialScheme<const hwy::float16_t*>(a);
-    case DType::kBF16: return PartialScheme<const hwy::bfloat16_t*>(a);
-    case DType::kI8: return PartialScheme<const std::int8_t*>(a);
-    case DType::kF8E4M3: return PartialScheme<const Fp8E4M3*>(a);
-    case DType::kF8E5M2: return PartialScheme<const Fp8E5M2*>(a);
-    case DType::kI4: return PartialScheme<Int4Ptr>(a);
+    case DType::kF32: return PartialTile<const float*>(a);
+    case DType::kF16: return PartialTile<const hwy::float16_t*>(a);
+    case DType::kBF16: return PartialTile<const hwy::bfloat16_t*>(a);
+    case DType::kI8: return PartialTile<const std::int8_t*>(a);
+    case DType::kF8E4M3: return PartialTile<const Fp8E4M3*>(a);
+    case DType::kF8E5M2: return PartialTile<const Fp8E5M2*>(a);
+    case DType::kI4: return PartialTile<Int4Ptr>(a);
   }
 }
 
