@@ -239,18 +239,25 @@ constexpr float kDecodeUnit<const Fp8E4M3*> = 256.0f;
 template <>
 constexpr float kDecodeUnit<Int4Ptr> = 1.0f / 268435456.0f;  // 2^-28
 
-// Positions per softmax tile, by row type: 32 for int8, 16 for the rest. A longer tile spreads
-// the per-tile work (lane sums, softmax, accumulator loads and stores) over more rows, which the
-// cheapest rows to stream gain most from. Measured on the Zen 5 EPYC, kvbench, 1 thread, two
-// alternating rounds, 16 -> 32: decode_step Qwen3-0.6B int8 DRAM 26.6-26.8 -> 29.6-29.8 GB/s, L3
-// 27.3-27.8 -> 29.8-30.3; attention (8 layers, 16384 positions) int8 G = 1 7.8-8.0 -> 7.2-7.3 ms,
-// G = 8 unchanged. fp32: L3 0-16% faster, DRAM 1%, but G = 8 2-7% slower; fp16 L3 9-11% faster
+// Positions per softmax tile, by row type: 32 for the 1-byte rows (int8, fp8, int4), 16 for the
+// rest. A longer tile spreads the per-tile work (lane sums, softmax, accumulator loads and
+// stores) over more rows, which the cheapest rows to stream gain most from. Measured on the Zen 5
+// EPYC, kvbench, 1 thread, two alternating rounds, 16 -> 32: decode_step Qwen3-0.6B int8 DRAM
+// 26.6-26.8 -> 29.6-29.8 GB/s, L3 27.3-27.8 -> 29.8-30.3; attention (8 layers, 16384 positions)
+// int8 G = 1 7.8-8.0 -> 7.2-7.3 ms, G = 8 unchanged; decode_step fp8/int4 DRAM and L3 2-9% faster
+// (int4 DRAM 12.0-12.1 -> 12.9-13.0), their L2 rows (a few positions) up to 5% slower. fp32: L3 0-16% faster, DRAM 1%, but G = 8 2-7% slower; fp16 L3 9-11% faster
 // but DRAM up to 5% slower in decode_step (kernel_bench from DRAM: fp16 9-30%, bf16 20-25%
 // slower): they keep 16.
 template <typename P>
 constexpr std::int64_t kTileFor = kTile;
 template <>
 constexpr std::int64_t kTileFor<const std::int8_t*> = 32;
+template <>
+constexpr std::int64_t kTileFor<const Fp8E4M3*> = 32;
+template <>
+constexpr std::int64_t kTileFor<const Fp8E5M2*> = 32;
+template <>
+constexpr std::int64_t kTileFor<Int4Ptr> = 32;
 
 HWY_INLINE float LoadScalar(const float* p) { return *p; }
 HWY_INLINE float LoadScalar(const hwy::float16_t* p) {
