@@ -1,8 +1,8 @@
 // Fast decode attention: GQA-grouped, tiled, single-pass online softmax, Highway runtime dispatch.
 //
-// Per tile of kTileFor<row type> positions (32 for 1-byte rows, else 16): (1) scores for every (row,
-// head) of the group with register-blocked dot products (each K chunk is decoded once per block
-// of heads, several rows in flight); (2) one vectorised exp over the tile's scores and one
+// Per tile of kTileFor<row type> positions (32 for 1-byte rows, else 16): (1) scores for every
+// (row, head) of the group with register-blocked dot products (each K chunk is decoded once per
+// block of heads, several rows in flight); (2) one vectorised exp over the tile's scores and one
 // online-softmax rescale per tile; (3) the V rows of the tile accumulated into the group's
 // accumulators, register-blocked over heads and dims.
 // fp16/bf16/int8 rows are decoded in registers (PromoteTo / ConvertTo); row scales (int8, fp8,
