@@ -17,20 +17,20 @@ do for [fmt in "svg png"] {
   set xlabel "arithmetic intensity (FLOP/byte)"
   set ylabel "attained performance (GFLOP/s)"
   set xrange [0.12578125:124.1155747]
-  set yrange [0.2598386688:2781.816624]
+  set yrange [0.4210325441:2781.816624]
   set xtics ("0.125" 0.125, "0.25" 0.25, "0.5" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64)
   set samples 400
   peak = 1390.908312
   bw_L1 = 2931.266052
   roof_L1(x) = (x*bw_L1 < peak ? x*bw_L1 : peak)
-  bw_L2 = 1310.339562
+  bw_L2 = 1069.319573
   roof_L2(x) = (x*bw_L2 < peak ? x*bw_L2 : peak)
   bw_L3 = 268.2536526
   roof_L3(x) = (x*bw_L3 < peak ? x*bw_L3 : peak)
   bw_DRAM = 121.195015
   roof_DRAM(x) = (x*bw_DRAM < peak ? x*bw_DRAM : peak)
   plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 2931 GB/s", \
-       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 1310 GB/s", \
+       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 1069 GB/s", \
        roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 268 GB/s", \
        roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 121 GB/s", \
        peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 1391 GFLOP/s", \
