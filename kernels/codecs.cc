@@ -146,11 +146,13 @@ float fp8_e5m2_row_scale(const float* x, std::int32_t n) noexcept {
 
 void encode_fp8_e4m3_row(const float* x, std::int32_t n, float scale, std::uint8_t* out) noexcept {
   const float inv = scale == 0.0f ? 0.0f : 1.0f / scale;
-  for (std::int32_t i = 0; i < n; ++i) out[i] = scale == 0.0f ? 0 : f32_to_fp8_e4m3(row_quotient(x[i], scale, inv));
+  for (std::int32_t i = 0; i < n; ++i)
+    out[i] = scale == 0.0f ? 0 : f32_to_fp8_e4m3(row_quotient(x[i], scale, inv));
 }
 void encode_fp8_e5m2_row(const float* x, std::int32_t n, float scale, std::uint8_t* out) noexcept {
   const float inv = scale == 0.0f ? 0.0f : 1.0f / scale;
-  for (std::int32_t i = 0; i < n; ++i) out[i] = scale == 0.0f ? 0 : f32_to_fp8_e5m2(row_quotient(x[i], scale, inv));
+  for (std::int32_t i = 0; i < n; ++i)
+    out[i] = scale == 0.0f ? 0 : f32_to_fp8_e5m2(row_quotient(x[i], scale, inv));
 }
 
 float int4_row_scale(const float* x, std::int32_t n) noexcept { return max_abs(x, n) / 7.0f; }

@@ -20,8 +20,10 @@ float bf16_to_f32(std::uint16_t b) noexcept;
 //
 // Symmetric int8: scale = max|x| / 127 (0 for an all-zero row, which decodes to zeros);
 // q = round_to_nearest_even(x * inv) clamped to [-127, 127].
+// Whether a row with reciprocal inv = 1.0f / scale divides instead (inv overflowed to infinity).
+inline bool row_divides(float inv) noexcept { return inv > 3.4028235e38f; }
 inline float row_quotient(float x, float scale, float inv) noexcept {
-  return inv > 3.4e38f ? x / scale : x * inv;  // inv = 1.0f / scale, infinite past FLT_MAX
+  return row_divides(inv) ? x / scale : x * inv;
 }
 float int8_row_scale(const float* x, std::int32_t n) noexcept;
 void encode_int8_row(const float* x, std::int32_t n, float scale, std::int8_t* out) noexcept;

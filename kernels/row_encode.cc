@@ -60,13 +60,18 @@ HWY_INLINE hn::Vec<hn::RebindToSigned<DF>> RoundSmall(DF df, hn::Vec<DF> q) {
   return hn::Sub(hn::BitCast(di, hn::Add(q, magic)), hn::BitCast(di, magic));
 }
 
-// x / scale as the scalar codecs quantise it (row_quotient): x * inv, or a division where
-// 1 / scale overflows (a subnormal scale: rare, so one predictable branch per vector).
+// x / scale as the scalar codecs quantise a row (row_quotient): x * inv, or a division where
+// 1 / scale overflows (row_divides: a subnormal scale). Built once per row.
 template <class D>
-HWY_INLINE hn::Vec<D> RowQuotient(D d, hn::Vec<D> x, float scale, float inv) {
-  if (inv > 3.4e38f) return hn::Div(x, hn::Set(d, scale));
-  return hn::Mul(x, hn::Set(d, inv));
-}
+struct RowQuotient {
+  RowQuotient(D d, float scale, float inv)
+      : divide(row_divides(inv)), vscale(hn::Set(d, scale)), vinv(hn::Set(d, inv)) {}
+  HWY_INLINE hn::Vec<D> operator()(hn::Vec<D> x) const {
+    return divide ? hn::Div(x, vscale) : hn::Mul(x, vinv);
+  }
+  bool divide;
+  hn::Vec<D> vscale, vinv;
+};
 
 #if HWY_TARGET != HWY_SCALAR
 // Four i32 vectors whose values fit 8 bits, as one full vector of 8-bit lanes in lane order:
@@ -392,10 +397,11 @@ void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,
       continue;
     }
     const auto lo = hn::Set(df, -127.0f), hi = hn::Set(df, 127.0f);
+    const RowQuotient<decltype(df)> quotient(df, scale, inv);
     // The clamps also keep the multiply and RoundSmall's add from fusing into one FMA (GCC
     // contracts them where nothing stands between), which would round once instead of twice.
     const auto quantise = [&](std::int64_t j) {
-      return RoundSmall(df, hn::Min(hi, hn::Max(lo, RowQuotient(df, hn::LoadU(df, s + j), scale, inv))));
+      return RoundSmall(df, hn::Min(hi, hn::Max(lo, quotient(hn::LoadU(df, s + j)))));
     };
     StoreCodes(quantise, o, j0, stream);
     if (j0 < d) encode_int8_row(s + j0, static_cast<std::int32_t>(d - j0), scale, o + j0);
@@ -430,8 +436,9 @@ void EncodeRowsI4(const float* src, std::int64_t src_stride, std::uint8_t* dst,
       const hn::Rebind<std::uint8_t, decltype(di16)> du8;
       j0 = d / N * N;
       const auto lo = hn::Set(df, -7.0f), hi = hn::Set(df, 7.0f);
+      const RowQuotient<decltype(df)> quotient(df, scale, inv);
       const auto quantise = [&](std::int64_t j) {
-        const auto y = RowQuotient(df, hn::LoadU(df, s + j), scale, inv);
+        const auto y = quotient(hn::LoadU(df, s + j));
         return RoundSmall(df, hn::IfThenZeroElse(hn::IsNaN(y), hn::Min(hi, hn::Max(lo, y))));
       };
       // Lane pairs (even, odd) of int8 q as one int16 (odd << 8) | (even & 0xFF) -> one byte.
@@ -494,8 +501,9 @@ void EncodeRowsFp8(const float* src, std::int64_t src_stride, std::uint8_t* dst,
       std::memset(o, 0, static_cast<std::size_t>(d));
       continue;
     }
+    const RowQuotient<decltype(df)> quotient(df, scale, inv);
     const auto encode = [&](std::int64_t j) {
-      const auto y = RowQuotient(df, hn::LoadU(df, s + j), scale, inv);
+      const auto y = quotient(hn::LoadU(df, s + j));
       const auto a = hn::Abs(y);
       const auto bits = hn::Sub(hn::BitCast(di, a), rebias);
       const auto normal = hn::ShiftRight<kShift>(
