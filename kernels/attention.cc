@@ -67,38 +67,31 @@ struct PartialArgs {
 // re-reads the rows, which only matters for groups larger than any current model uses).
 inline constexpr std::int32_t kMaxHeadsPerPass = 32;
 inline constexpr std::int64_t kTile = 16;  // positions per softmax tile (kTileFor: by row type)
-// Software prefetch, two schemes. Split (the default): K rows are prefetched while scoring and V
-// rows while accumulating, each kPrefetchBytes ahead of its own reads, so each stream keeps a
-// steady window. Joint (fp32-sized rows of 512 bytes and up, groups of 1-2 heads): K and V rows
-// both from the score phase, kJointPrefetchBytes ahead, as before the split scheme existed.
-// Measured on the Zen 5 EPYC guest, kernel_bench, 1 thread, one layer streamed from DRAM (16384
-// positions), joint 2 KB (the previous kernel) vs split 4 KB, two alternating rounds, us:
-//   fp16 G = 1 2053-2117 -> 1740-1810, G = 2 2154-2234 -> 1712-1762, G = 8 4363-4503 -> 3170-3284;
-//   bf16 G = 1 2085-2103 -> 1850-1880, G = 2 2336-2381 -> 1885-1915, G = 8 4574-4614 -> 4358-4510;
-//   int8 G = 1 956-975 -> 959-981, G = 2 1118-1164 -> 1107-1119, G = 8 3016-3125 -> 3172-3200;
-//   fp32 G = 8 8865-9389 -> 7074-7397, G = 4 6953-6966 -> 5638-5655 (scratch build); but fp32
-//   G = 1 4148-4512 -> 4837-5009 and G = 2 4566-4717 -> 4843-5130: there the joint scheme stays.
-//   Split at 2 KB was 5-30% slower than at 4 KB, at 8 KB slower again. 1-byte rows (int8, fp8,
-//   int4) keep the joint scheme too: split, int4 was 6-10% slower. As landed (both schemes, each
-//   its own instantiation), two rounds against the previous kernel: DRAM fp16 G = 2 20-24%, G = 8
-//   25-27%, bf16 G = 2 20-22%, fp32 G = 8 20-26% faster; int8 3-10% and int4 8-10% slower (their
-//   code is the joint scheme as before: layout, or noise); L3-resident (1024 positions): bf16
-//   13-18% slower (the V prefetches cost issue slots where nothing needs fetching), int8/int4
-//   2-9% slower, fp32 and fp16 within 4%.
-// Earlier (2-vCPU Xeon VM / 16-vCPU Emerald Rapids host, joint scheme, DRAM, G = 2, % of the DRAM
-// read ceiling): 8 KB ahead fp32 89-98, fp16 67, bf16 70-72, int8 62-64 / 56-67; no prefetch fp16
-// 88-126, bf16 92-101, fp32 83-87, int8 33-46; 2 KB fp32 100-102 / 90-95, fp16 94-95 / 86-103,
-// bf16 94-95 / 93-101, int8 62-64 / 63-82. Far prefetches hold L1 fill buffers for a whole DRAM
-// latency each, so a long window starves the demand misses; without any, the 1-byte dtypes fall
-// behind the hardware prefetcher.
+// Software prefetch, kPrefetchBytes ahead of the reads, two schemes. Split (the default): K rows
+// are prefetched while scoring and V rows while accumulating, so each stream keeps a steady
+// window. Joint (rows of 128 bytes and less: int8, fp8 and int4 at head_dim 128): K and V rows
+// both from the score phase; for short rows the V phase's per-row prefetch calls cost more than
+// they fetch.
+// Measured on the Zen 5 EPYC guest, 1 thread, one layer and KV head, cycles per position, with
+// the line-range prefetch (StreamPrefetch), two alternating rounds each:
+//   fp32 G = 2, split instead of joint: DRAM (256 MB of K+V) 141-143 -> 124-127, L3 (8 MB)
+//   56.5-57.4 -> 56.5-56.6; G = 1 DRAM within 1%, L3 47 -> 49. (With per-row prefetch loops
+//   joint had been the faster scheme for fp32 at G <= 2.)
+//   int8 joint, 4 KB instead of 2 KB ahead: DRAM G = 1 39.8 -> 33.7-37.9, G = 2 36.3-36.7 ->
+//   34.5-35.1, G = 8 103 -> 97.6-98.7; L3 and int4 within 2%. Split for int8: DRAM G = 1 13%
+//   faster but L3 G = 1, 2 about 10% slower.
+//   Split at 6 and 8 KB: no faster than 4 KB (fp32 G = 8 8 KB 11% slower); a second, far
+//   prefetch into L2 (8-32 KB ahead): slower except fp32 G = 8.
+// Earlier (joint scheme, per-row loops, 2-vCPU Xeon VM / 16-vCPU Emerald Rapids host, DRAM,
+// G = 2, % of the DRAM read ceiling): 8 KB ahead fp32 89-98, fp16 67, int8 62-64 / 56-67; no
+// prefetch fp16 88-126, fp32 83-87, int8 33-46; 2 KB fp32 100-102 / 90-95, fp16 94-95 / 86-103,
+// int8 62-64 / 63-82. Far prefetches hold L1 fill buffers for a whole DRAM latency each, so a
+// long window starves the demand misses; without any, the 1-byte dtypes fall behind the hardware
+// prefetcher.
 inline constexpr std::int64_t kPrefetchBytes = 4096;
-inline constexpr std::int64_t kJointPrefetchBytes = 2048;
-inline bool joint_prefetch(std::int64_t row_bytes, std::int32_t heads) {
-  return row_bytes <= 128 || (row_bytes >= 512 && heads <= 2);
-}
-inline std::int64_t prefetch_rows_ahead(std::int64_t row_bytes, bool joint) {
-  const std::int64_t bytes = joint ? kJointPrefetchBytes : kPrefetchBytes;
-  return std::max<std::int64_t>(1, bytes / std::max<std::int64_t>(row_bytes, 1));
+inline bool joint_prefetch(std::int64_t row_bytes) { return row_bytes <= 128; }
+inline std::int64_t prefetch_rows_ahead(std::int64_t row_bytes) {
+  return std::max<std::int64_t>(1, kPrefetchBytes / std::max<std::int64_t>(row_bytes, 1));
 }
 
 // Element types of the low-precision rows, so the kernel templates can tell them apart.
@@ -402,6 +395,12 @@ HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
 // prefetched from its own phase (K while scoring, V while accumulating), so each keeps a steady
 // window ahead of its own reads.
 // With `with_v` the K prefetch also takes the V rows (the joint scheme, see kPrefetchBytes).
+// Unpadded rows are one byte range, taken a line at a time without a loop per row: the per-row
+// loops cost more than the prefetches themselves. Measured on the Zen 5 EPYC guest, one layer and
+// KV head, 1 thread, cycles per position, two alternating rounds against per-row loops: DRAM
+// (256 MB of K+V) fp32 G = 8 218-232 -> 172-176, G = 2 152-155 -> 139-141, int8 G = 2 38-40 ->
+// 35-36; L3 (8 MB) int8 G = 1 28 -> 25, G = 2 36-37 -> 31-32, fp32 G = 2 57-61 -> 55; fp16
+// within noise, bf16 G = 1 from DRAM 4% slower.
 template <typename P>
 struct StreamPrefetch {
   P rows_base;
@@ -409,16 +408,32 @@ struct StreamPrefetch {
   bool with_v = false;
   P v_base{};
   HWY_INLINE void operator()(std::int64_t r0, std::int64_t r1) const {
-    for (std::int64_t r = r0; r < std::min(r1, rows); ++r) {
-      const char* row = BytePtr(rows_base + r * stride);
+    r1 = std::min(r1, rows);
+    if (r0 >= r1) return;
+    const char* first = BytePtr(rows_base + r0 * stride);
+    const std::int64_t stride_bytes = BytePtr(rows_base + stride) - BytePtr(rows_base);
+    if (stride_bytes == row_bytes) {
+      const auto lo = reinterpret_cast<std::uintptr_t>(first) & ~std::uintptr_t{63};
+      const auto hi = reinterpret_cast<std::uintptr_t>(first) + (r1 - r0) * row_bytes;
       if (with_v) {  // line by line, K and V alternating
-        const char* vrow = BytePtr(v_base + r * stride);
-        for (std::int64_t b = 0; b < row_bytes; b += 64) {
-          hwy::Prefetch(row + b);
-          hwy::Prefetch(vrow + b);
+        const std::uintptr_t to_v = reinterpret_cast<std::uintptr_t>(BytePtr(v_base)) -
+                                    reinterpret_cast<std::uintptr_t>(BytePtr(rows_base));
+        for (std::uintptr_t line = lo; line < hi; line += 64) {
+          hwy::Prefetch(reinterpret_cast<const char*>(line));
+          hwy::Prefetch(reinterpret_cast<const char*>(line + to_v));
         }
       } else {
-        for (std::int64_t b = 0; b < row_bytes; b += 64) hwy::Prefetch(row + b);
+        for (std::uintptr_t line = lo; line < hi; line += 64)
+          hwy::Prefetch(reinterpret_cast<const char*>(line));
+      }
+      return;
+    }
+    for (std::int64_t r = r0; r < r1; ++r) {  // padded rows
+      const char* row = BytePtr(rows_base + r * stride);
+      const char* vrow = with_v ? BytePtr(v_base + r * stride) : nullptr;
+      for (std::int64_t b = 0; b < row_bytes; b += 64) {
+        hwy::Prefetch(row + b);
+        if (with_v) hwy::Prefetch(vrow + b);
       }
     }
   }
@@ -573,7 +588,7 @@ void PartialTyped(const PartialArgs& a) {
   constexpr bool joint = !kSplit;
   const StreamPrefetch<P> kpf{k, a.stride, a.rows, row_bytes, joint, v};
   const StreamPrefetch<P> vpf{v, a.stride, a.rows, row_bytes};
-  const std::int64_t pf_ahead = prefetch_rows_ahead(row_bytes, joint);
+  const std::int64_t pf_ahead = prefetch_rows_ahead(row_bytes);
   for (std::int64_t t = 0; t < a.rows; t += kT) {
     const std::int64_t rows = std::min(kT, a.rows - t);
     const P kt = k + t * a.stride;
@@ -661,7 +676,7 @@ void PartialTyped(const PartialArgs& a) {
 
 template <typename P, std::int64_t kT>
 void PartialScheme(const PartialArgs& a) {
-  if (joint_prefetch(dtype_row_bytes(a.dtype, a.head_dim), a.heads)) return PartialTyped<P, false, kT>(a);
+  if (joint_prefetch(dtype_row_bytes(a.dtype, a.head_dim))) return PartialTyped<P, false, kT>(a);
   return PartialTyped<P, true, kT>(a);
 }
 
