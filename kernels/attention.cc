@@ -578,7 +578,7 @@ HWY_INLINE void AccumulateHeads(D df, P v, std::int64_t stride, std::int64_t row
 
 // P: pointer to the row elements (const T* for byte-addressable dtypes, Int4Ptr for int4).
 // kSplit: the prefetch scheme (joint_prefetch), a template argument so that each scheme's code is
-// compiled without the other's tests (the joint scheme's code is then the previous kernel's).
+// compiled without the other's tests.
 template <typename P, bool kSplit, std::int64_t kT>
 void PartialTyped(const PartialArgs& a) {
   const hn::ScalableTag<float> df;
