@@ -70,18 +70,19 @@ inline constexpr std::int64_t kTile = 16;  // positions per softmax tile (kTileF
 // Software prefetch, kPrefetchBytes ahead of the reads, two schemes. Split (the default): K rows
 // are prefetched while scoring and V rows while accumulating, so each stream keeps a steady
 // window. Joint (rows of 128 bytes and less: int8, fp8 and int4 at head_dim 128): K and V rows
-// both from the score phase; for short rows the V phase's per-row prefetch calls cost more than
-// they fetch.
-// Measured on the Zen 5 EPYC guest, 1 thread, one layer and KV head, cycles per position, with
-// the line-range prefetch (StreamPrefetch), two alternating rounds each:
-//   fp32 G = 2, split instead of joint: DRAM (256 MB of K+V) 141-143 -> 124-127, L3 (8 MB)
-//   56.5-57.4 -> 56.5-56.6; G = 1 DRAM within 1%, L3 47 -> 49. (With per-row prefetch loops
-//   joint had been the faster scheme for fp32 at G <= 2.)
-//   int8 joint, 4 KB instead of 2 KB ahead: DRAM G = 1 39.8 -> 33.7-37.9, G = 2 36.3-36.7 ->
-//   34.5-35.1, G = 8 103 -> 97.6-98.7; L3 and int4 within 2%. Split for int8: DRAM G = 1 13%
-//   faster but L3 G = 1, 2 about 10% slower.
-//   Split at 6 and 8 KB: no faster than 4 KB (fp32 G = 8 8 KB 11% slower); a second, far
-//   prefetch into L2 (8-32 KB ahead): slower except fp32 G = 8.
+// both from the score phase (for short rows the V phase's prefetch call per row costs more than
+// it saves when the rows come from L3).
+// Measured on the Zen 5 EPYC guest, 1 thread, with this file's code and one setting changed at a
+// time, four alternating rounds, cycles per (position, KV head) of Qwen3-0.6B-shaped attention
+// over 28 layers x 8 KV heads (DRAM: 4x the LLC; L3: half of it):
+//   fp32 (G = 2) split instead of joint 2 KB ahead: DRAM 139.5-143.5 -> 119.9-121.4; L3
+//   63.4-69.3 -> 67.9-70.2 (joint had been the faster scheme for fp32 at G <= 2 while the
+//   prefetches took a loop per row, see StreamPrefetch).
+//   int8 joint 4 KB instead of 2 KB ahead: DRAM 34.9-36.1 -> 32.5-32.9, L3 33.7-35.1 ->
+//   33.0-34.5; one layer and KV head at G = 1 from DRAM 29.9-30.3 -> 30.6-31.5.
+//   Tried on scratch builds along the way, not better overall: split for int8 (faster from DRAM
+//   at G = 1, slower from L3), split distances of 6 and 8 KB, a second prefetch into L2 8-32 KB
+//   ahead, PREFETCHT1.
 // Earlier (joint scheme, per-row loops, 2-vCPU Xeon VM / 16-vCPU Emerald Rapids host, DRAM,
 // G = 2, % of the DRAM read ceiling): 8 KB ahead fp32 89-98, fp16 67, int8 62-64 / 56-67; no
 // prefetch fp16 88-126, fp32 83-87, int8 33-46; 2 KB fp32 100-102 / 90-95, fp16 94-95 / 86-103,
@@ -276,6 +277,16 @@ template <typename T>
 HWY_INLINE const char* BytePtr(const T* p) { return reinterpret_cast<const char*>(p); }
 HWY_INLINE const char* BytePtr(Int4Ptr p) { return reinterpret_cast<const char*>(p.base + (p.elem >> 1)); }
 
+// Bytes between rows `stride` elements apart.
+template <typename P>
+constexpr std::int64_t StrideBytes(std::int64_t stride) {
+  if constexpr (std::is_same_v<P, Int4Ptr>) {
+    return stride / 2;
+  } else {
+    return stride * static_cast<std::int64_t>(sizeof(std::remove_pointer_t<P>));
+  }
+}
+
 template <typename P>
 HWY_INLINE P RowPtr(const void* p) { return static_cast<P>(p); }
 template <>
@@ -371,10 +382,10 @@ HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
   if constexpr (R == 4) {
     // Dims that do not fill a vector are added to the stored lane sums, so the accumulators
     // never go through memory (GCC spilled all R * H of them to the stack for the scalar tail
-    // below, on every block). Measured on the Zen 5 EPYC guest, Qwen3-0.6B-shaped attention over
-    // 28 layers x 8 KV heads, 1 thread, cycles per (position, KV head), two alternating rounds:
-    // int8 L3 (283 positions) 37.5 -> 35.4, DRAM (2270) 36.0 -> 35.0, fp16 L3 51-52 -> 50,
-    // fp32 DRAM 119-122 -> 118-119.
+    // below, on every block). Measured as for kPrefetchBytes (Zen 5, four alternating rounds,
+    // spilling -> not): Qwen3-0.6B int8 DRAM 33.2-34.8 -> 32.5-32.9, L3 34.5-36.5 -> 33.0-34.5,
+    // fp16 L3 48.4-50.6 -> 46.7-47.9; one layer and KV head, fp32 G = 8 from L3 114.5-119.8 ->
+    // 110.7-113.9.
     const hn::Full128<float> d4;
     const auto row_scale = kscale != nullptr ? hn::Mul(hn::Set(d4, scale), hn::LoadU(d4, kscale))
                                              : hn::Set(d4, scale);
@@ -411,11 +422,10 @@ HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
 // window ahead of its own reads.
 // With `with_v` the K prefetch also takes the V rows (the joint scheme, see kPrefetchBytes).
 // Unpadded rows are one byte range, taken a line at a time without a loop per row: the per-row
-// loops cost more than the prefetches themselves. Measured on the Zen 5 EPYC guest, one layer and
-// KV head, 1 thread, cycles per position, two alternating rounds against per-row loops: DRAM
-// (256 MB of K+V) fp32 G = 8 218-232 -> 172-176, G = 2 152-155 -> 139-141, int8 G = 2 38-40 ->
-// 35-36; L3 (8 MB) int8 G = 1 28 -> 25, G = 2 36-37 -> 31-32, fp32 G = 2 57-61 -> 55; fp16
-// within noise, bf16 G = 1 from DRAM 4% slower.
+// loops cost more than the prefetches themselves. Measured as for kPrefetchBytes (Zen 5, four
+// alternating rounds, per-row loops -> one range): Qwen3-0.6B DRAM fp32 156-160 -> 120-121, int8
+// 36.4-37.6 -> 32.5-32.9; L3 fp16 49.7-52.4 -> 46.7-47.9, int8 35.9-37.7 -> 33.0-34.5; one layer
+// and KV head, fp32 G = 8 from DRAM 226-245 -> 176-181.
 template <typename P>
 struct StreamPrefetch {
   P rows_base;
@@ -426,8 +436,7 @@ struct StreamPrefetch {
     r1 = std::min(r1, rows);
     if (r0 >= r1) return;
     const char* first = BytePtr(rows_base + r0 * stride);
-    const std::int64_t stride_bytes = BytePtr(rows_base + stride) - BytePtr(rows_base);
-    if (stride_bytes == row_bytes) {
+    if (StrideBytes<P>(stride) == row_bytes) {
       const auto lo = reinterpret_cast<std::uintptr_t>(first) & ~std::uintptr_t{63};
       const auto hi = reinterpret_cast<std::uintptr_t>(first) + (r1 - r0) * row_bytes;
       if (with_v) {  // line by line, K and V alternating
