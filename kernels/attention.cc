@@ -432,13 +432,21 @@ struct StreamPrefetch {
   std::int64_t stride, rows, row_bytes;
   bool with_v = false;
   P v_base{};
+  // This prefetcher takes share `part` of `parts` equal shares of every range it is given (see
+  // PartialTyped: one share per head pass).
+  std::int64_t part = 0, parts = 1;
   HWY_INLINE void operator()(std::int64_t r0, std::int64_t r1) const {
     r1 = std::min(r1, rows);
     if (r0 >= r1) return;
-    const char* first = BytePtr(rows_base + r0 * stride);
     if (StrideBytes<P>(stride) == row_bytes) {
-      const auto lo = reinterpret_cast<std::uintptr_t>(first) & ~std::uintptr_t{63};
-      const auto hi = reinterpret_cast<std::uintptr_t>(first) + (r1 - r0) * row_bytes;
+      const auto first = reinterpret_cast<std::uintptr_t>(BytePtr(rows_base + r0 * stride));
+      const auto span = static_cast<std::uintptr_t>((r1 - r0) * row_bytes);
+      std::uintptr_t lo = first, hi = first + span;
+      if (parts > 1) {  // divisions only here: one per call cost fp16 3-4% at G = 8
+        hi = first + span * (part + 1) / parts;
+        lo = first + span * part / parts;
+      }
+      lo &= ~std::uintptr_t{63};
       if (with_v) {  // line by line, K and V alternating
         const std::uintptr_t to_v = reinterpret_cast<std::uintptr_t>(BytePtr(v_base)) -
                                     reinterpret_cast<std::uintptr_t>(BytePtr(rows_base));
@@ -452,7 +460,12 @@ struct StreamPrefetch {
       }
       return;
     }
-    for (std::int64_t r = r0; r < r1; ++r) {  // padded rows
+    if (parts > 1) {  // padded rows: a share of the rows
+      const std::int64_t n = r1 - r0;
+      r1 = r0 + n * (part + 1) / parts;
+      r0 += n * part / parts;
+    }
+    for (std::int64_t r = r0; r < r1; ++r) {
       const char* row = BytePtr(rows_base + r * stride);
       const char* vrow = with_v ? BytePtr(v_base + r * stride) : nullptr;
       for (std::int64_t b = 0; b < row_bytes; b += 64) {
@@ -531,9 +544,10 @@ HWY_INLINE void Sweep(D df, P v, std::int64_t stride, std::int64_t rows, std::in
   }
 }
 
-// pf (first head block only): prefetches prefetch_rows_ahead rows ahead, a row block at a time
-// between the row blocks' FMAs instead of a whole tile in one burst (a burst fills the L1 miss
-// buffers and stalls the FMAs behind it). Measured, kernel_bench CPU time, 1 layer, G = 2, two
+// pf (the first head pass's, or each pass's share: see PartialTyped) prefetches from row pf_row
+// on, the window ahead of the tile's reads, a row block at a time between the row blocks' FMAs
+// instead of a whole tile in one burst (a burst fills the L1 miss buffers and stalls the FMAs
+// behind it). Measured, kernel_bench CPU time, 1 layer, G = 2, two
 // alternating runs: L3 fp16 227-284 -> 182-190 us, int8 141-150 -> 133; DRAM fp16 5.93 -> 5.31
 // ms, int8 3.74 -> 3.03 ms, fp32 within noise.
 template <int H, std::int64_t kT, class D, typename P>
@@ -612,14 +626,35 @@ void PartialTyped(const PartialArgs& a) {
   constexpr bool joint = !kSplit;
   const StreamPrefetch<P> kpf{k, a.stride, a.rows, row_bytes, joint, v};
   const StreamPrefetch<P> vpf{v, a.stride, a.rows, row_bytes};
-  const std::int64_t pf_ahead = prefetch_rows_ahead(row_bytes);
+  // A tile scored in several head passes (G > kHeadsBlock) takes long enough per row that a
+  // window of less than a tile runs dry: its first pass would prefetch rows that the same pass
+  // reads moments later. There the window is the next tile, and each head pass prefetches an
+  // equal share of it, so the misses spread over the whole tile's work. Measured as for
+  // kPrefetchBytes (Zen 5, three alternating rounds, first pass only 8 rows ahead -> shared next
+  // tile): one layer and KV head from DRAM, fp32 G = 8 176-184 -> 147-148, G = 16 310-313 ->
+  // 226-231; Qwen3-0.6B with 64 query heads (G = 8), DRAM 189-194 -> 146-154, L3 142-153 ->
+  // 152-158; one layer, fp32 G = 8 from L3 114-116 -> 120-123. The next tile alone (first pass
+  // only) was no faster, and shares of an 8-row window slower (251-265). Where the window is
+  // already a tile (fp16, bf16 at head_dim 128) shares were 3-10% slower, so they stay off.
+  const int head_passes = G / kHeadsBlock + (G % kHeadsBlock) / 2 + (G % kHeadsBlock) % 2;
+  const bool shared = head_passes > 1 && prefetch_rows_ahead(row_bytes) < kT;
+  const std::int64_t pf_ahead = shared ? kT : prefetch_rows_ahead(row_bytes);
+  // The prefetcher for head pass `pass`: the whole window in the first pass, or its share.
+  StreamPrefetch<P> share;
+  const auto pass_prefetch = [&](const StreamPrefetch<P>& whole, int pass) -> const StreamPrefetch<P>* {
+    if (!shared) return pass == 0 ? &whole : nullptr;
+    share = whole;
+    share.part = pass;
+    share.parts = head_passes;
+    return &share;
+  };
   for (std::int64_t t = 0; t < a.rows; t += kT) {
     const std::int64_t rows = std::min(kT, a.rows - t);
     const P kt = k + t * a.stride;
     const P vt = v + t * a.stride;
     const std::int64_t pt = t + pf_ahead;  // rows prefetched during this tile
     const float* kscale = a.kscale ? a.kscale + t : nullptr;
-    const StreamPrefetch<P>* pf_first = &kpf;
+    int pass = 0;
 
     std::int32_t g = 0;
     if constexpr (std::is_same_v<P, const std::int8_t*> && kT == kTile) {  // AMX: 16 rows at a time
@@ -629,15 +664,15 @@ void PartialTyped(const PartialArgs& a) {
         g = G;
       }
     }
-    for (; g + kHeadsBlock <= G; g += kHeadsBlock, pf_first = nullptr)
+    for (; g + kHeadsBlock <= G; g += kHeadsBlock)
       ScoreHeads<kHeadsBlock, kT>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kT,
-                              score_scale, kscale, pf_first, pt);
-    for (; g + 2 <= G; g += 2, pf_first = nullptr)
+                              score_scale, kscale, pass_prefetch(kpf, pass++), pt);
+    for (; g + 2 <= G; g += 2)
       ScoreHeads<2, kT>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kT, score_scale,
-                    kscale, pf_first, pt);
-    for (; g < G; ++g, pf_first = nullptr)
+                    kscale, pass_prefetch(kpf, pass++), pt);
+    for (; g < G; ++g)
       ScoreHeads<1, kT>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kT, score_scale,
-                    kscale, pf_first, pt);
+                    kscale, pass_prefetch(kpf, pass++), pt);
 
     // Online softmax, once per tile and head.
     for (g = 0; g < G; ++g) {
@@ -670,16 +705,17 @@ void PartialTyped(const PartialArgs& a) {
     }
 
     g = 0;
-    pf_first = kSplit ? &vpf : nullptr;
-    for (; g + kHeadsBlock <= G; g += kHeadsBlock, pf_first = nullptr)
+    pass = 0;
+    const auto vpass_prefetch = [&](int p) { return kSplit ? pass_prefetch(vpf, p) : nullptr; };
+    for (; g + kHeadsBlock <= G; g += kHeadsBlock)
       AccumulateHeads<kHeadsBlock, kT>(df, vt, a.stride, rows, d, s + g * kT,
-                                   a.acc + std::int64_t{g} * d, pf_first, pt);
-    for (; g + 2 <= G; g += 2, pf_first = nullptr)
+                                   a.acc + std::int64_t{g} * d, vpass_prefetch(pass++), pt);
+    for (; g + 2 <= G; g += 2)
       AccumulateHeads<2, kT>(df, vt, a.stride, rows, d, s + g * kT, a.acc + std::int64_t{g} * d,
-                         pf_first, pt);
-    for (; g < G; ++g, pf_first = nullptr)
+                         vpass_prefetch(pass++), pt);
+    for (; g < G; ++g)
       AccumulateHeads<1, kT>(df, vt, a.stride, rows, d, s + g * kT, a.acc + std::int64_t{g} * d,
-                         pf_first, pt);
+                         vpass_prefetch(pass++), pt);
   }
 
   if constexpr (Paired<decltype(df), P>()) {  // accumulators back to element order

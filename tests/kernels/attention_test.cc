@@ -135,6 +135,9 @@ std::vector<AttnCase> sweep_cases() {
   cases.push_back({8, 64, 14, 2, DType::kI8, Layout::kPositionMajor, true});
   cases.push_back({40, 7, 8, 1, DType::kBF16, Layout::kHeadMajor, true});
   cases.push_back({20, 300, 16, 4, DType::kF32, Layout::kPositionMajor, false});
+  // fp32 at G = 8: head passes share each tile's prefetch window (padded rows: by rows).
+  cases.push_back({128, 4099, 16, 2, DType::kF32, Layout::kHeadMajor, false});
+  cases.push_back({128, 300, 16, 2, DType::kF32, Layout::kPositionMajor, true});
   // fp8 and int4: every layout x padding, each dtype at the longest context, and head sizes with
   // scalar tails (72, 40, 20: the tail decoders must match the vector ones).
   const DType low[] = {DType::kF8E4M3, DType::kF8E5M2, DType::kI4};
