@@ -302,6 +302,7 @@ EfficiencyTargets evaluate_targets(const MachineResults& m) {
     const TargetThreshold th = target_threshold(s.kind);
     ++line.measured;
     if (!ceiling_moved_note(*s.row).empty()) ++line.ceiling_moved;
+    if (s.partner && !pair_ceilings_note(*s.row, *s.partner).empty()) ++line.ceilings_apart;
     if (th.met_by(*s.value)) ++line.met;
     if (s.fastest) {
       ++line.with_fastest;

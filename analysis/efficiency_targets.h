@@ -53,6 +53,7 @@ struct TargetLine {
   int unmeasured = 0;        // rows without their ceiling or partner row
   int invalid = 0;           // rows that failed validation: left out, and the line is not met
   int ceiling_moved = 0;     // measured rows whose --ceiling-bracket moved > 10% (run_ceilings.h)
+  int ceilings_apart = 0;    // measured pairs whose two rows' ceilings differ > 10% (pair_ceilings_note)
   std::optional<double> worst, best;  // furthest from / closest to the threshold (peers: lowest / highest)
   // DRAM and LLC lines: the same rows judged by their fastest repetition (ceilings report their
   // best repetition): the lowest such value and how many rows it lets meet the threshold.

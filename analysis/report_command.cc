@@ -260,6 +260,9 @@ std::string worst_case(const TargetLine& l) {
   if (r->str(Col::cache_state) != "warm") s += " " + r->str(Col::cache_state);
   if (l.kind == TargetKind::kPeers && l.worst_partner) s += " vs kvbench " + md_escape(l.worst_row->str(Col::benchmark));
   if (const std::string moved = ceiling_moved_note(*r); !moved.empty()) s += " (" + moved + ")";
+  if (l.worst_partner) {
+    if (const std::string apart = pair_ceilings_note(*r, *l.worst_partner); !apart.empty()) s += " (" + apart + ")";
+  }
   return s;
 }
 
@@ -316,6 +319,11 @@ std::string target_verdict(const TargetLine& l) {
     s += "; " + std::to_string(l.ceiling_moved) + " row" + (l.ceiling_moved == 1 ? "'s" : "s'") +
          " ceiling moved > " + format_number(100 * kCeilingDriftFlag, 2) + "% while measured";
   }
+  if (l.ceilings_apart > 0) {
+    s += "; " + std::to_string(l.ceilings_apart) + " of " + std::to_string(l.measured) + " pair" +
+         (l.measured == 1 ? "" : "s") + " ran against ceilings > " + format_number(100 * kCeilingDriftFlag, 2) +
+         "% apart";
+  }
   if (l.unmeasured > 0) {
     s += (l.verdict == Verdict::kNotMeasured ? ": " : "; ") + std::to_string(l.unmeasured) + " row" +
          (l.unmeasured == 1 ? "" : "s") + " without " + md_escape(l.missing);
@@ -333,7 +341,9 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms)
         "merged over dtypes and threads. A row that failed validation makes its line not met. A row run with "
         "--ceiling-bracket is held against its own ceiling (the larger of the one measured right before its first "
         "and right after its last repetition); where the two differ by more than 10% it says \"ceiling moved\" "
-        "(after vs before). DRAM and LLC lines also give the rows' fastest repetitions against the same ceilings, "
+        "(after vs before); where the two rows of a ratio ran against own ceilings more than 10% apart, the "
+        "line counts those pairs and the worst one names both ceilings: the ratio then compares the machine in "
+        "two states. DRAM and LLC lines also give the rows' fastest repetitions against the same ceilings, "
         "since a ceiling is its own best repetition (as STREAM reports it); the verdict stays on the medians. "
         "Prefill stores (informational) holds the same prefill rows' written bytes alone to the streaming-store "
         "ceiling, the stricter yardstick for a copy that streams its stores: the copy ceiling reads for ownership "

@@ -57,4 +57,12 @@ std::string ceiling_moved_note(const ResultRow& row) {
   return "ceiling moved " + std::string(pct > 0 ? "+" : "") + std::to_string(pct) + "%";
 }
 
+std::string pair_ceilings_note(const ResultRow& row, const ResultRow& partner) {
+  if (!ceiling_drift(row) || !ceiling_drift(partner)) return "";  // not both bracketed
+  const auto a = row.num(Col::ceiling_gbps), b = partner.num(Col::ceiling_gbps);
+  if (!a || !b || !(*a > 0) || !(*b > 0)) return "";
+  if (std::max(*a, *b) / std::min(*a, *b) - 1 <= kCeilingDriftFlag) return "";
+  return "ceiling " + std::to_string(std::lround(*a)) + " GB/s, its partner's " + std::to_string(std::lround(*b));
+}
+
 }  // namespace kvb

@@ -35,5 +35,9 @@ std::optional<double> ceiling_drift(const ResultRow& row);
 inline constexpr double kCeilingDriftFlag = 0.10;
 // "ceiling moved -23%" for a flagged row, else "".
 std::string ceiling_moved_note(const ResultRow& row);
+// For the two rows of a time ratio (GQA, append), both run with --ceiling-bracket: "ceiling 80
+// GB/s, its partner's 52" when their own ceilings differ by more than kCeilingDriftFlag, else "".
+// Their ratio then compares the machine in two states (a shared host's bandwidth moved between).
+std::string pair_ceilings_note(const ResultRow& row, const ResultRow& partner);
 
 }  // namespace kvb

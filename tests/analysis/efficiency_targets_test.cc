@@ -196,6 +196,36 @@ TEST(EfficiencyTargets, GqaComparesG8WithG1OrTheLargestGBelow) {
   EXPECT_EQ(find(lines, TargetKind::kGqa, "decode_step", "fp16", 1), nullptr);
 }
 
+// A bracketed pair whose rows ran against ceilings > 10% apart (the machine's bandwidth moved
+// between them) is counted, and the worst pair names both ceilings; within 10% it is not.
+TEST(EfficiencyTargets, PairsWhoseRowsRanAgainstCeilingsFarApartAreCounted) {
+  MachineResults m = machine();
+  const auto bracketed = [](ResultRow r, const std::string& before, const std::string& after) {
+    set(r, Col::ceiling_before_gbps, before);
+    set(r, Col::ceiling_after_gbps, after);
+    set(r, Col::ceiling_gbps, std::to_string(std::max(std::stod(before), std::stod(after))));
+    return r;
+  };
+  m.summaries = {bracketed(timed_row("attention", "fp32", 2, 8, 8, 1000), "51", "52"),
+                 bracketed(timed_row("attention", "fp32", 2, 64, 8, 700), "80", "78"),
+                 bracketed(timed_row("attention", "fp16", 2, 8, 8, 1000), "50", "52"),
+                 bracketed(timed_row("attention", "fp16", 2, 64, 8, 1500), "54", "55"),
+                 // unbracketed rows are never compared, however far apart
+                 timed_row("attention", "int8", 2, 8, 8, 1000), timed_row("attention", "int8", 2, 64, 8, 1500)};
+  const auto lines = evaluate_targets(m).lines;
+  const TargetLine* fp32 = find(lines, TargetKind::kGqa, "attention", "fp32", 2);
+  ASSERT_NE(fp32, nullptr);
+  EXPECT_EQ(fp32->ceilings_apart, 1);
+  EXPECT_EQ(pair_ceilings_note(*fp32->worst_row, *fp32->worst_partner), "ceiling 80 GB/s, its partner's 52");
+  const TargetLine* fp16 = find(lines, TargetKind::kGqa, "attention", "fp16", 2);
+  ASSERT_NE(fp16, nullptr);
+  EXPECT_EQ(fp16->ceilings_apart, 0);  // 55 vs 52: 5.8%
+  EXPECT_EQ(pair_ceilings_note(*fp16->worst_row, *fp16->worst_partner), "");
+  const TargetLine* int8 = find(lines, TargetKind::kGqa, "attention", "int8", 2);
+  ASSERT_NE(int8, nullptr);
+  EXPECT_EQ(int8->ceilings_apart, 0);
+}
+
 TEST(EfficiencyTargets, BandwidthTargetsLeaveOutGroupsLargerThanTwo) {
   MachineResults m = machine();
   ResultRow g2 = decode_row("decode_step", "fp32", 2, 2048, kLlc / 4, 80, "L3");
