@@ -636,6 +636,10 @@ void PartialTyped(const PartialArgs& a) {
   // 152-158; one layer, fp32 G = 8 from L3 114-116 -> 120-123. The next tile alone (first pass
   // only) was no faster, and shares of an 8-row window slower (251-265). Where the window is
   // already a tile (fp16, bf16 at head_dim 128) shares were 3-10% slower, so they stay off.
+  // Where each core gets little bandwidth the gain turns: kvbench attention fp32 G = 8, Zen 5, 2
+  // threads against an 86 GB/s ceiling 77 -> 67 ms, against 52 GB/s 96 -> 101 ms; on the EMR
+  // host (13 alternating rounds) 1 thread equal within its spread (medians 494 -> 494 ms), 16
+  // threads median 57 -> 65 ms with rounds spread over 42-108 ms.
   const int head_passes = G / kHeadsBlock + (G % kHeadsBlock) / 2 + (G % kHeadsBlock) % 2;
   const bool shared = head_passes > 1 && prefetch_rows_ahead(row_bytes) < kT;
   const std::int64_t pf_ahead = shared ? kT : prefetch_rows_ahead(row_bytes);
