@@ -68,8 +68,12 @@ void encode_int8_row(const float* x, std::int32_t n, float scale, std::int8_t* o
     return;
   }
   const float inv = 1.0f / scale;  // one division per row: a multiply per element
+  const bool divides = row_divides(inv);
   for (std::int32_t i = 0; i < n; ++i) {
-    float q = std::nearbyint(row_quotient(x[i], scale, inv));  // default rounding: nearest even
+    // Default rounding: nearest even. Of the exact product x * inv (a double holds it), as the
+    // SIMD encoders' one FMA rounds it; a dividing row rounds x / scale to fp32 first.
+    float q = divides ? std::nearbyint(x[i] / scale)
+                      : static_cast<float>(std::nearbyint(static_cast<double>(x[i]) * static_cast<double>(inv)));
     q = std::fmin(127.0f, std::fmax(-127.0f, q));
     out[i] = static_cast<std::int8_t>(q);
   }

@@ -19,7 +19,8 @@ float bf16_to_f32(std::uint16_t b) noexcept;
 // by the scale instead: row_quotient.
 //
 // Symmetric int8: scale = max|x| / 127 (0 for an all-zero row, which decodes to zeros);
-// q = round_to_nearest_even(x * inv) clamped to [-127, 127].
+// q = round_to_nearest_even(x * inv) of the exact product (one rounding, as an FMA gives it;
+// dividing rows round x / scale to fp32 first) clamped to [-127, 127].
 // Whether a row with reciprocal inv = 1.0f / scale divides instead (inv overflowed to infinity).
 inline bool row_divides(float inv) noexcept { return inv > 3.4028235e38f; }
 inline float row_quotient(float x, float scale, float inv) noexcept {

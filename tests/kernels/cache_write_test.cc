@@ -172,6 +172,45 @@ INSTANTIATE_TEST_SUITE_P(AllLayouts, CacheWriteTest, ::testing::ValuesIn(all_wri
 
 // The SIMD encoders must match the scalar codecs bit for bit, on the values where rounding is
 // hardest (ties, subnormals, overflow, inf, NaN), with cached and streaming stores.
+// Elements whose float product with the row's reciprocal scale rounds to another integer than
+// the exact product does: the SIMD int8 encoders round the exact product once (an FMA), on every
+// compiled target, with cached and streaming stores, for appends and bulk writes.
+TEST(CacheWriteEncoding, Int8RoundsTheExactProductOnEveryTarget) {
+  constexpr std::int32_t d = 136;  // 8 vectors and a tail on AVX3
+  std::vector<float> row = {1.0f};   // max |x| = 1: scale 1 / 127
+  const float inv = 1.0f / int8_row_scale(row.data(), 1);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  int differ = 0;
+  while (static_cast<std::int32_t>(row.size()) < d) {
+    const float x = u(rng);
+    const float product = x * inv;  // one statement: nothing to fuse
+    const bool two_roundings_differ = std::nearbyint(product) != std::nearbyint(static_cast<double>(x) * inv);
+    if (two_roundings_differ || differ >= 16) row.push_back(x);
+    differ += two_roundings_differ;
+  }
+  ASSERT_EQ(differ, 16);
+  float scale = 0;
+  const auto expect = encoded(row.data(), d, DType::kI8, &scale);
+  for (std::int32_t j = 0; j < d; ++j) {
+    const float exact = static_cast<float>(std::nearbyint(static_cast<double>(row[j]) * inv));
+    ASSERT_EQ(static_cast<std::int8_t>(expect[j]), static_cast<std::int8_t>(exact)) << j;
+  }
+  for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    OwnedCache c({.layers = 1, .q_heads = 1, .kv_heads = 1, .head_dim = d, .capacity = 2, .dtype = DType::kI8});
+    ASSERT_EQ(c.status(), Status::kOk);
+    ASSERT_EQ(append_token(c.view(), 0, 0, row.data(), row.data()), Status::kOk);
+    ASSERT_EQ(prefill_copy(c.view(), 0, 1, 1, row.data(), row.data(), StoreHint::kStreaming), Status::kOk);
+    for (std::int64_t p = 0; p < 2; ++p)
+      for (KV kv : {KV::kKey, KV::kValue})
+        ASSERT_EQ(std::memcmp(expect.data(), c.bytes() + c.geometry().byte_offset(0, kv, 0, p), expect.size()), 0)
+            << "position " << p;
+  }
+  hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
+}
+
 TEST(CacheWriteEncoding, EdgeValuesMatchScalarCodecsBitForBit) {
   const float inf = std::numeric_limits<float>::infinity();
   const float edge[] = {0.0f, -0.0f, 1.0f, 1.0f + std::ldexp(1.0f, -11),

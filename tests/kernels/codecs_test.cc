@@ -90,6 +90,18 @@ TEST(Int8Codec, AllZeroRowHasZeroScaleAndDecodesToZero) {
   for (std::int8_t v : q) EXPECT_EQ(v, 0);
 }
 
+// The exact product is rounded once: (2.5 - 2^-22) * (1 + 2^-23) = 2.5 + 2^-24 - 2^-45 is above
+// the tie, though a float product would round it to 2.5 and then to 2.
+TEST(Int8Codec, RoundsTheExactProductOnce) {
+  const float scale = 1.0f - std::ldexp(1.0f, -23);
+  ASSERT_EQ(1.0f / scale, 1.0f + std::ldexp(1.0f, -23));
+  const float x[2] = {2.5f - std::ldexp(1.0f, -22), -(2.5f - std::ldexp(1.0f, -22))};
+  std::int8_t q[2];
+  encode_int8_row(x, 2, scale, q);
+  EXPECT_EQ(q[0], 3);
+  EXPECT_EQ(q[1], -3);
+}
+
 TEST(Int8Codec, ScaleRoundingAndClamp) {
   const float x[4] = {0.5f, -2.0f, 1.0f, 0.25f};
   EXPECT_FLOAT_EQ(int8_row_scale(x, 4), 2.0f / 127.0f);
