@@ -110,8 +110,16 @@ class Pack4 {
                                     hn::Vec<hn::ScalableTag<std::int32_t>> b,
                                     hn::Vec<hn::ScalableTag<std::int32_t>> c,
                                     hn::Vec<hn::ScalableTag<std::int32_t>> d) const {
-    return hn::BitCast(d8_, hn::TableLookupLanes(hn::BitCast(du32_, Raw(a, b, c, d)),
-                                                 hn::SetTableIndices(du32_, table_)));
+    return (*this)(a, b, c, d, indices());
+  }
+  // The lane-order permutation, for loops that keep it in a register.
+  using Indices = decltype(hn::SetTableIndices(hn::Repartition<std::uint32_t, D8>(), static_cast<const std::int32_t*>(nullptr)));
+  HWY_INLINE Indices indices() const { return hn::SetTableIndices(du32_, table_); }
+  HWY_INLINE hn::Vec<D8> operator()(hn::Vec<hn::ScalableTag<std::int32_t>> a,
+                                    hn::Vec<hn::ScalableTag<std::int32_t>> b,
+                                    hn::Vec<hn::ScalableTag<std::int32_t>> c,
+                                    hn::Vec<hn::ScalableTag<std::int32_t>> d, Indices idx) const {
+    return hn::BitCast(d8_, hn::TableLookupLanes(hn::BitCast(du32_, Raw(a, b, c, d)), idx));
   }
 
  private:
@@ -209,8 +217,9 @@ HWY_INLINE hn::Vec<D> MaxSkipNaN(D, hn::Vec<D> a, hn::Vec<D> m) {
 #endif
 }
 
-HWY_INLINE float RowMaxAbs(const float* s, std::int64_t d) {
-  const hn::ScalableTag<float> df;
+// max |x| lane by lane over a row's full vectors, and over the scalar elements after them.
+template <class D>
+HWY_INLINE hn::Vec<D> RowMaxAbsLanes(D df, const float* s, std::int64_t d) {
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   const auto abs = [&](const float* p) { return hn::Abs(hn::LoadU(df, p)); };
   auto m0 = hn::Zero(df), m1 = hn::Zero(df);
@@ -220,10 +229,49 @@ HWY_INLINE float RowMaxAbs(const float* s, std::int64_t d) {
     m1 = MaxSkipNaN(df, abs(s + j + N), m1);
   }
   for (; j + N <= d; j += N) m0 = MaxSkipNaN(df, abs(s + j), m0);
-  float max_abs = hn::GetLane(hn::MaxOfLanes(df, hn::Max(m0, m1)));
-  for (; j < d; ++j) max_abs = std::fmax(max_abs, std::fabs(s[j]));
+  return hn::Max(m0, m1);
+}
+HWY_INLINE float TailMaxAbs(const float* s, std::int64_t d, float max_abs) {
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(hn::ScalableTag<float>()));
+  for (std::int64_t j = d / N * N; j < d; ++j) max_abs = std::fmax(max_abs, std::fabs(s[j]));
   return max_abs;
 }
+
+HWY_INLINE float RowMaxAbs(const float* s, std::int64_t d) {
+  const hn::ScalableTag<float> df;
+  return TailMaxAbs(s, d, hn::GetLane(hn::MaxOfLanes(df, RowMaxAbsLanes(df, s, d))));
+}
+
+#undef KVB_HAVE_MAX4  // per target: foreach_target re-includes this file
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+#define KVB_HAVE_MAX4 1
+// Lane maxima of four vectors in one 128-bit vector [max a0, max a1, max a2, max a3]: two
+// interleave levels inside each 128-bit block, then the blocks are folded (attention.cc's Sum4
+// with Max). A third of the shuffles of four MaxOfLanes.
+template <class D>
+HWY_INLINE hn::Vec<hn::Full128<float>> FoldBlocksMax(D d, hn::Vec<D> v) {
+  if constexpr (hn::MaxLanes(D()) > 4) {
+    const hn::Half<D> dh;
+    return FoldBlocksMax(dh, hn::Max(hn::LowerHalf(dh, v), hn::UpperHalf(dh, v)));
+  } else {
+    (void)d;
+    return v;
+  }
+}
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE hn::Vec<hn::Full128<float>> Max4(D d, V a0, V a1, V a2, V a3) {
+  const hn::RepartitionToWide<D> dw;
+  const V b01 = hn::Max(hn::InterleaveLower(d, a0, a1), hn::InterleaveUpper(d, a0, a1));
+  const V b23 = hn::Max(hn::InterleaveLower(d, a2, a3), hn::InterleaveUpper(d, a2, a3));
+  const auto w01 = hn::BitCast(dw, b01);
+  const auto w23 = hn::BitCast(dw, b23);
+  const V c = hn::Max(hn::BitCast(d, hn::InterleaveLower(dw, w01, w23)),
+                      hn::BitCast(d, hn::InterleaveUpper(dw, w01, w23)));
+  return FoldBlocksMax(d, c);
+}
+#else
+#define KVB_HAVE_MAX4 0
+#endif
 
 // Row scales (max |x| / format_max, as the scalar codecs' row scales) of up to kScaleBlock rows
 // before any of them is quantised: each row's reduce-then-divide chain is long but independent
@@ -397,51 +445,156 @@ void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* ds
   }
 }
 
-void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,
-                  std::int64_t dst_stride, std::int64_t rows, std::int32_t d, float* scales,
-                  std::int64_t scale_stride, bool stream, const GivenScales* given) {
+// One int8 row with its scale and reciprocal (int8_row_scale, 1 / scale).
+HWY_INLINE void QuantiseI8Row(const float* s, std::int8_t* o, std::int32_t d, float scale, float inv,
+                              bool stream) {
   const hn::ScalableTag<float> df;
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   const std::int64_t j0 = d / N * N;
-  RowScales row_scales(src, src_stride, rows, d, DType::kI8, scales, scale_stride, given);
-  for (std::int64_t r = 0; r < rows; ++r) {
-    const float* s = src + r * src_stride;
-    std::int8_t* o = dst + r * dst_stride;
-    float scale = 0, inv = 0;
-    row_scales.at(r, &scale, &inv);  // int8_row_scale
-    if (scale == 0.0f) {
-      std::memset(o, 0, static_cast<std::size_t>(d));
-      continue;
-    }
-    const RowQuotient<decltype(df)> quotient(df, scale, inv);
-    if (quotient.divide) {  // a subnormal scale: x / scale rounds, then can exceed 127
-      const auto lo = hn::Set(df, -127.0f), hi = hn::Set(df, 127.0f);
-      const auto quantise = [&](std::int64_t j) {
-        return RoundSmall(df, hn::Min(hi, hn::Max(lo, quotient(hn::LoadU(df, s + j)))));
-      };
-      StoreCodes(quantise, o, j0, stream);
-    } else {
+  if (scale == 0.0f) {
+    std::memset(o, 0, static_cast<std::size_t>(d));
+    return;
+  }
+  const RowQuotient<decltype(df)> quotient(df, scale, inv);
+  if (quotient.divide) {  // a subnormal scale: x / scale rounds, then can exceed 127
+    const auto lo = hn::Set(df, -127.0f), hi = hn::Set(df, 127.0f);
+    const auto quantise = [&](std::int64_t j) {
+      return RoundSmall(df, hn::Min(hi, hn::Max(lo, quotient(hn::LoadU(df, s + j)))));
+    };
+    StoreCodes(quantise, o, j0, stream);
+  } else {
 #if HWY_NATIVE_FMA
-      // One FMA adds RoundSmall's magic to the exact product and rounds once, as
-      // encode_int8_row rounds it. No clamp: scale = max |x| / 127, so for a finite row
-      // |x * inv| <= 127 (1 + 2^-22), which rounds to 127 at most. Against the multiply, two
-      // clamps and add it replaces (Zen 5, three alternating rounds): encode_token of one
-      // Qwen3-0.6B layer's 16 rows, L1 to L1, 44.5-46 -> 39-42 cycles per row; one token into
-      // all 28 layers 4160-4582 -> 3671-3983 ns (a memcpy of the same bytes: 2.6-2.9 us).
-      const hn::RebindToSigned<decltype(df)> di;
-      const auto magic = hn::Set(df, 12582912.0f);  // 1.5 * 2^23, as in RoundSmall
-      const auto quantise = [&](std::int64_t j) {
-        return hn::Sub(hn::BitCast(di, hn::MulAdd(hn::LoadU(df, s + j), quotient.vinv, magic)),
-                       hn::BitCast(di, magic));
-      };
-      StoreCodes(quantise, o, j0, stream);
+    // One FMA adds RoundSmall's magic to the exact product and rounds once, as
+    // encode_int8_row rounds it. No clamp: scale = max |x| / 127, so for a finite row
+    // |x * inv| <= 127 (1 + 2^-22), which rounds to 127 at most. Against the multiply, two
+    // clamps and add it replaces (Zen 5, three alternating rounds): encode_token of one
+    // Qwen3-0.6B layer's 16 rows, L1 to L1, 44.5-46 -> 39-42 cycles per row; one token into
+    // all 28 layers 4160-4582 -> 3671-3983 ns (a memcpy of the same bytes: 2.6-2.9 us).
+    const hn::RebindToSigned<decltype(df)> di;
+    const auto magic = hn::Set(df, 12582912.0f);  // 1.5 * 2^23, as in RoundSmall
+    const auto quantise = [&](std::int64_t j) {
+      return hn::Sub(hn::BitCast(di, hn::MulAdd(hn::LoadU(df, s + j), quotient.vinv, magic)),
+                     hn::BitCast(di, magic));
+    };
+    StoreCodes(quantise, o, j0, stream);
 #else
-      // Without a fused multiply-add the product would round before the magic add.
-      encode_int8_row(s, d, scale, o);
-      continue;
+    // Without a fused multiply-add the product would round before the magic add.
+    encode_int8_row(s, d, scale, o);
+    return;
 #endif
+  }
+  if (j0 < d) encode_int8_row(s + j0, static_cast<std::int32_t>(d - j0), scale, o + j0);
+}
+
+#if KVB_HAVE_MAX4 && HWY_NATIVE_FMA
+// int8 rows four at a time, each group's row scales and then its codes in one pass: the four
+// maxima from one Max4 reduction, the scales and reciprocals from one vector division each (the
+// IEEE operations of int8_row_scale and 1 / scale), the codes by one FMA per vector and Pack4's
+// packs with its permutation kept in a register. A group with a zero or subnormal scale goes
+// through QuantiseI8Row, tested once per group. kD: the head_dim at compile time (0: d), so
+// the loops over a row unroll; kBulk: a prefill's source prefetch and streaming stores. Returns
+// the rows encoded (a multiple of 4). Against the scales of the whole call first (MaxOfLanes and
+// two scalar divisions per row), then the codes through StoreCodes: Zen 5, three alternating
+// rounds, encode_token of one Qwen3-0.6B layer's 16 rows from L1 to L1 39.1-40.7 -> 26.7-27.6
+// cycles per row; one token into all 28 layers 3602-3684 -> 3251-3321 ns (a memcpy of the same
+// bytes: 2.7-2.9 us). Measured on the way: a run-time head_dim cost 7 cycles per row, a
+// per-row test for the special scales 4, the prefetch and stream tests 2.
+template <std::int32_t kD, bool kBulk>
+HWY_NOINLINE std::int64_t EncodeRowsI8By4(const float* src, std::int64_t src_stride, std::int8_t* dst,
+                                          std::int64_t dst_stride, std::int64_t rows, std::int32_t head_dim,
+                                          float* scales, std::int64_t scale_stride, bool stream) {
+  const std::int64_t d = kD > 0 ? kD : head_dim;
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> di;
+  const hn::Rebind<std::int8_t, decltype(df)> dn;
+  const hn::Full128<float> d4;
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
+  static const Pack4<std::int8_t> pack;
+  if (!pack.usable() || d < N) return 0;
+  const typename Pack4<std::int8_t>::D8 d8;
+  const auto idx = pack.indices();
+  const std::int64_t j4 = d / (4 * N) * (4 * N), j0 = d / N * N;
+  const auto magic = hn::Set(df, 12582912.0f);  // 1.5 * 2^23, as in RoundSmall
+  const auto kInfinity = hn::Set(d4, std::numeric_limits<float>::infinity());
+  std::int64_t r = 0;
+  for (; r + 4 <= rows; r += 4) {
+    const float* s = src + r * src_stride;
+    hn::Vec<decltype(df)> m[4];
+    for (int i = 0; i < 4; ++i) {
+      if constexpr (kBulk) PrefetchSource(src, src_stride, r + i, rows, d);
+      m[i] = RowMaxAbsLanes(df, s + i * src_stride, d);
     }
-    if (j0 < d) encode_int8_row(s + j0, static_cast<std::int32_t>(d - j0), scale, o + j0);
+    HWY_ALIGN float scale[4], inv[4];
+    auto max4 = Max4(df, m[0], m[1], m[2], m[3]);
+    if (j0 < d) {
+      hn::Store(max4, d4, scale);
+      for (int i = 0; i < 4; ++i) scale[i] = TailMaxAbs(s + i * src_stride, d, scale[i]);
+      max4 = hn::Load(d4, scale);
+    }
+    const auto vscale = hn::Div(max4, hn::Set(d4, 127.0f));
+    const auto vinv = hn::Div(hn::Set(d4, 1.0f), vscale);
+    const auto zero = hn::Eq(vscale, hn::Zero(d4));
+    hn::Store(vscale, d4, scale);
+    hn::Store(hn::IfThenZeroElse(zero, vinv), d4, inv);
+    for (int i = 0; i < 4; ++i) scales[(r + i) * scale_stride] = scale[i];
+    if (!hn::AllFalse(d4, hn::Or(zero, hn::Eq(vinv, kInfinity)))) {  // row_divides, or all zeros
+      for (int i = 0; i < 4; ++i)
+        QuantiseI8Row(s + i * src_stride, dst + (r + i) * dst_stride, static_cast<std::int32_t>(d), scale[i], inv[i],
+                      kBulk && stream);
+      continue;
+    }
+    for (int i = 0; i < 4; ++i) {
+      const float* x = s + i * src_stride;
+      std::int8_t* o = dst + (r + i) * dst_stride;
+      // As QuantiseI8Row's FMA path: no clamp needed for a finite row.
+      const auto row_inv = hn::Set(df, inv[i]);
+      const auto code = [&](std::int64_t j) {
+        return hn::Sub(hn::BitCast(di, hn::MulAdd(hn::LoadU(df, x + j), row_inv, magic)), hn::BitCast(di, magic));
+      };
+      std::int64_t j = 0;
+      if constexpr (kBulk) {
+        const bool nt4 = stream && Aligned(d8, o);
+        for (; j < j4; j += 4 * N) Put(d8, pack(code(j), code(j + N), code(j + 2 * N), code(j + 3 * N), idx), o + j, nt4);
+        for (; j < j0; j += N) Put(dn, hn::DemoteTo(dn, code(j)), o + j, stream && Aligned(dn, o + j));
+      } else {
+        for (; j < j4; j += 4 * N) hn::StoreU(pack(code(j), code(j + N), code(j + 2 * N), code(j + 3 * N), idx), d8, o + j);
+        for (; j < j0; j += N) hn::StoreU(hn::DemoteTo(dn, code(j)), dn, o + j);
+      }
+      if (j0 < d) encode_int8_row(x + j0, static_cast<std::int32_t>(d - j0), scale[i], o + j0);
+    }
+  }
+  return r;
+}
+
+// EncodeRowsI8By4 for the common head_dims at compile time, any other at run time.
+template <bool kBulk>
+std::int64_t EncodeRowsI8By4Of(const float* src, std::int64_t src_stride, std::int8_t* dst, std::int64_t dst_stride,
+                               std::int64_t rows, std::int32_t d, float* scales, std::int64_t scale_stride,
+                               bool stream) {
+  switch (d) {
+    case 64: return EncodeRowsI8By4<64, kBulk>(src, src_stride, dst, dst_stride, rows, d, scales, scale_stride, stream);
+    case 128: return EncodeRowsI8By4<128, kBulk>(src, src_stride, dst, dst_stride, rows, d, scales, scale_stride, stream);
+    case 256: return EncodeRowsI8By4<256, kBulk>(src, src_stride, dst, dst_stride, rows, d, scales, scale_stride, stream);
+    default: return EncodeRowsI8By4<0, kBulk>(src, src_stride, dst, dst_stride, rows, d, scales, scale_stride, stream);
+  }
+}
+#endif
+
+void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,
+                  std::int64_t dst_stride, std::int64_t rows, std::int32_t d, float* scales,
+                  std::int64_t scale_stride, bool stream, const GivenScales* given) {
+  std::int64_t r = 0;
+#if KVB_HAVE_MAX4 && HWY_NATIVE_FMA
+  if (given == nullptr) r = EncodeRowsI8By4Of<true>(src, src_stride, dst, dst_stride, rows, d, scales, scale_stride, stream);
+#endif
+  if (r == rows) return;
+  const GivenScales rest = given ? GivenScales{given->scale + r, given->inv + r} : GivenScales{};
+  RowScales row_scales(src + r * src_stride, src_stride, rows - r, d, DType::kI8, scales + r * scale_stride,
+                       scale_stride, given ? &rest : nullptr);
+  for (std::int64_t i = 0; r < rows; ++r, ++i) {
+    float scale = 0, inv = 0;
+    row_scales.at(i, &scale, &inv);  // int8_row_scale
+    QuantiseI8Row(src + r * src_stride, dst + r * dst_stride, d, scale, inv, stream);
   }
 }
 
@@ -607,6 +760,20 @@ void EncodeRows(const float* src, std::int64_t src_stride, void* dst, std::int64
 void EncodeToken(const SlotRows& key, const SlotRows& value, std::int64_t dst_stride,
                  std::int64_t rows, std::int32_t d, DType dtype, std::int64_t scale_stride) {
   const float format_max = ScaleFormatMax(dtype);
+#if KVB_HAVE_MAX4 && HWY_NATIVE_FMA
+  if (dtype == DType::kI8 && rows >= 4) {  // four rows at a time, the rest as below
+    std::int64_t done = 0;
+    for (const SlotRows* t : {&key, &value})
+      done = EncodeRowsI8By4Of<false>(t->src, d, static_cast<std::int8_t*>(t->dst), dst_stride, rows, d, t->scales,
+                                      scale_stride, false);
+    if (done == rows) return;
+    const SlotRows k_rest{key.src + done * d, static_cast<std::int8_t*>(key.dst) + done * dst_stride,
+                          key.scales + done * scale_stride};
+    const SlotRows v_rest{value.src + done * d, static_cast<std::int8_t*>(value.dst) + done * dst_stride,
+                          value.scales + done * scale_stride};
+    return EncodeToken(k_rest, v_rest, dst_stride, rows - done, d, dtype, scale_stride);
+  }
+#endif
   if (format_max > 0.0f && rows <= kScaleBlock) {
     // The K and V rows' scales (max |x|, two divisions: a long chain per row) computed back to
     // back before either is quantised, so the chains overlap: a one-KV-head int8 append took

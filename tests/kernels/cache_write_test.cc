@@ -320,6 +320,50 @@ TEST(CacheWriteEncoding, RowsWithASubnormalScaleDivideAndMatchTheScalarCodecs) {
   hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
 }
 
+// int8 encodes rows four at a time where it can (one max reduction and one division for the
+// group's scales): groups holding an all-zero row or a row whose 1 / scale overflows must still
+// match the scalar codecs, for appends (six KV heads: a group and two rows) and prefills (six
+// positions), at a compile-time head_dim (128) and a run-time one with a tail (136), on every
+// compiled target.
+TEST(CacheWriteEncoding, Int8RowGroupsWithZeroAndSubnormalRowsMatchTheScalarCodec) {
+  for (std::int32_t d : {128, 136}) {
+    std::mt19937 rng(17);
+    std::vector<float> k = random_floats(6 * d, rng), v = random_floats(6 * d, rng);
+    for (std::int32_t j = 0; j < d; ++j) {
+      k[1 * d + j] = 0.0f;      // all-zero row: scale 0
+      k[2 * d + j] *= 1e-39f;   // subnormal scale: the row divides
+      v[5 * d + j] *= 1e-39f;   // in the two rows after the group
+      v[4 * d + j] = 0.0f;
+    }
+    for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+      hwy::SetSupportedTargetsForTest(target);
+      SCOPED_TRACE(std::string(hwy::TargetName(target)) + " d " + std::to_string(d));
+      OwnedCache heads({.layers = 1, .q_heads = 6, .kv_heads = 6, .head_dim = d, .capacity = 1, .dtype = DType::kI8});
+      OwnedCache positions({.layers = 1, .q_heads = 1, .kv_heads = 1, .head_dim = d, .capacity = 6, .dtype = DType::kI8});
+      ASSERT_EQ(heads.status(), Status::kOk);
+      ASSERT_EQ(positions.status(), Status::kOk);
+      ASSERT_EQ(append_token(heads.view(), 0, 0, k.data(), v.data()), Status::kOk);
+      ASSERT_EQ(prefill_copy(positions.view(), 0, 0, 6, k.data(), v.data()), Status::kOk);
+      for (std::int32_t row = 0; row < 6; ++row) {
+        for (KV kv : {KV::kKey, KV::kValue}) {
+          const float* src = (kv == KV::kKey ? k.data() : v.data()) + row * d;
+          float scale = 0;
+          const auto expect = encoded(src, d, DType::kI8, &scale);
+          const auto& g1 = heads.geometry();
+          const auto& g2 = positions.geometry();
+          EXPECT_EQ(std::memcmp(expect.data(), heads.bytes() + g1.byte_offset(0, kv, row, 0), expect.size()), 0)
+              << "append, row " << row;
+          EXPECT_EQ(heads.scales()[g1.scale_index(0, kv, row, 0)], scale) << "append, row " << row;
+          EXPECT_EQ(std::memcmp(expect.data(), positions.bytes() + g2.byte_offset(0, kv, 0, row), expect.size()), 0)
+              << "prefill, row " << row;
+          EXPECT_EQ(positions.scales()[g2.scale_index(0, kv, 0, row)], scale) << "prefill, row " << row;
+        }
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
+}
+
 // Rows long enough for the SIMD encoders' wide paths (four vectors packed into one store),
 // followed by single vectors and a scalar tail; several KV heads, so one append encodes rows a
 // head stride apart with their scales; many rows, so the bulk path (source prefetch, row scales
