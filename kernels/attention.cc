@@ -37,6 +37,7 @@
 #define HWY_TARGET_INCLUDE "kernels/attention.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "kernels/lane_reduce-inl.h"
 #include "hwy/contrib/math/math-inl.h"
 #include "hwy/cache_control.h"
 
@@ -310,35 +311,13 @@ constexpr int kChunksBlock = 4;
 template <int H>
 constexpr int kChunksBlockFor = H <= 2 && HWY_MAX_BYTES >= 64 ? 8 : kChunksBlock;
 
-// Lane sums of four vectors in one 128-bit vector [sum a0, sum a1, sum a2, sum a3]: two
-// interleave levels inside each 128-bit block, then the blocks are folded. About a third of the
-// shuffles of four separate SumOfLanes, which matters because shuffles compete with FMAs.
-#undef KVB_HAVE_SUM4  // per target: foreach_target re-includes this file
-#if HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
-#define KVB_HAVE_SUM4 1
-template <class D>
-HWY_INLINE hn::Vec<hn::Full128<float>> FoldBlocks(D d, hn::Vec<D> v) {
-  if constexpr (hn::MaxLanes(D()) > 4) {
-    const hn::Half<D> dh;
-    return FoldBlocks(dh, hn::Add(hn::LowerHalf(dh, v), hn::UpperHalf(dh, v)));
-  } else {
-    (void)d;
-    return v;
-  }
-}
+// Lane sums of four vectors in one 128-bit vector [sum a0, sum a1, sum a2, sum a3]
+// (lane_reduce-inl.h).
+#if KVB_HAVE_REDUCE4
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE hn::Vec<hn::Full128<float>> Sum4(D d, V a0, V a1, V a2, V a3) {
-  const hn::RepartitionToWide<D> dw;
-  const V b01 = hn::Add(hn::InterleaveLower(d, a0, a1), hn::InterleaveUpper(d, a0, a1));
-  const V b23 = hn::Add(hn::InterleaveLower(d, a2, a3), hn::InterleaveUpper(d, a2, a3));
-  const auto w01 = hn::BitCast(dw, b01);
-  const auto w23 = hn::BitCast(dw, b23);
-  const V c = hn::Add(hn::BitCast(d, hn::InterleaveLower(dw, w01, w23)),
-                      hn::BitCast(d, hn::InterleaveUpper(dw, w01, w23)));
-  return FoldBlocks(d, c);
+  return Reduce4(d, a0, a1, a2, a3, [](auto x, auto y) { return hn::Add(x, y); });
 }
-#else
-#define KVB_HAVE_SUM4 0
 #endif
 
 // Scores for R rows x H heads: s[h][r] = scale * rowscale * (q_h . k_r).
@@ -378,7 +357,7 @@ HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
     }
   }
   const std::int64_t full = j;
-#if KVB_HAVE_SUM4
+#if KVB_HAVE_REDUCE4
   if constexpr (R == 4) {
     // Dims that do not fill a vector are added to the stored lane sums, so the accumulators
     // never go through memory (GCC spilled all R * H of them to the stack for the scalar tail
@@ -644,7 +623,7 @@ void PartialTyped(const PartialArgs& a) {
   const bool shared = head_passes > 1 && prefetch_rows_ahead(row_bytes) < kT;
   const std::int64_t pf_ahead = shared ? kT : prefetch_rows_ahead(row_bytes);
   // The prefetcher for head pass `pass`: the whole window in the first pass, or its share.
-  StreamPrefetch<P> share;
+  StreamPrefetch<P> share = kpf;
   const auto pass_prefetch = [&](const StreamPrefetch<P>& whole, int pass) -> const StreamPrefetch<P>* {
     if (!shared) return pass == 0 ? &whole : nullptr;
     share = whole;

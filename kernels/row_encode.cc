@@ -18,6 +18,7 @@
 #define HWY_TARGET_INCLUDE "kernels/row_encode.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "kernels/lane_reduce-inl.h"
 #include "hwy/cache_control.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -60,6 +61,17 @@ HWY_INLINE hn::Vec<hn::RebindToSigned<DF>> RoundSmall(DF df, hn::Vec<DF> q) {
   const auto magic = hn::Set(df, 12582912.0f);  // 1.5 * 2^23, bits 0x4B400000
   return hn::Sub(hn::BitCast(di, hn::Add(q, magic)), hn::BitCast(di, magic));
 }
+
+#if HWY_NATIVE_FMA
+// Nearest-even integer of the exact product x * inv, |x * inv| < 2^22: one FMA adds RoundSmall's
+// magic to the product and rounds once, as encode_int8_row rounds it.
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToSigned<DF>> RoundProduct(DF df, hn::Vec<DF> x, hn::Vec<DF> inv) {
+  const hn::RebindToSigned<DF> di;
+  const auto magic = hn::Set(df, 12582912.0f);  // 1.5 * 2^23
+  return hn::Sub(hn::BitCast(di, hn::MulAdd(x, inv, magic)), hn::BitCast(di, magic));
+}
+#endif
 
 // x / scale as the scalar codecs quantise a row (row_quotient): x * inv, or a division where
 // 1 / scale overflows (row_divides: a subnormal scale). Built once per row.
@@ -242,35 +254,13 @@ HWY_INLINE float RowMaxAbs(const float* s, std::int64_t d) {
   return TailMaxAbs(s, d, hn::GetLane(hn::MaxOfLanes(df, RowMaxAbsLanes(df, s, d))));
 }
 
-#undef KVB_HAVE_MAX4  // per target: foreach_target re-includes this file
-#if HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
-#define KVB_HAVE_MAX4 1
-// Lane maxima of four vectors in one 128-bit vector [max a0, max a1, max a2, max a3]: two
-// interleave levels inside each 128-bit block, then the blocks are folded (attention.cc's Sum4
-// with Max). A third of the shuffles of four MaxOfLanes.
-template <class D>
-HWY_INLINE hn::Vec<hn::Full128<float>> FoldBlocksMax(D d, hn::Vec<D> v) {
-  if constexpr (hn::MaxLanes(D()) > 4) {
-    const hn::Half<D> dh;
-    return FoldBlocksMax(dh, hn::Max(hn::LowerHalf(dh, v), hn::UpperHalf(dh, v)));
-  } else {
-    (void)d;
-    return v;
-  }
-}
+// Lane maxima of four vectors in one 128-bit vector [max a0, max a1, max a2, max a3]
+// (lane_reduce-inl.h).
+#if KVB_HAVE_REDUCE4
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE hn::Vec<hn::Full128<float>> Max4(D d, V a0, V a1, V a2, V a3) {
-  const hn::RepartitionToWide<D> dw;
-  const V b01 = hn::Max(hn::InterleaveLower(d, a0, a1), hn::InterleaveUpper(d, a0, a1));
-  const V b23 = hn::Max(hn::InterleaveLower(d, a2, a3), hn::InterleaveUpper(d, a2, a3));
-  const auto w01 = hn::BitCast(dw, b01);
-  const auto w23 = hn::BitCast(dw, b23);
-  const V c = hn::Max(hn::BitCast(d, hn::InterleaveLower(dw, w01, w23)),
-                      hn::BitCast(d, hn::InterleaveUpper(dw, w01, w23)));
-  return FoldBlocksMax(d, c);
+  return Reduce4(d, a0, a1, a2, a3, [](auto x, auto y) { return hn::Max(x, y); });
 }
-#else
-#define KVB_HAVE_MAX4 0
 #endif
 
 // Row scales (max |x| / format_max, as the scalar codecs' row scales) of up to kScaleBlock rows
@@ -464,18 +454,12 @@ HWY_INLINE void QuantiseI8Row(const float* s, std::int8_t* o, std::int32_t d, fl
     StoreCodes(quantise, o, j0, stream);
   } else {
 #if HWY_NATIVE_FMA
-    // One FMA adds RoundSmall's magic to the exact product and rounds once, as
-    // encode_int8_row rounds it. No clamp: scale = max |x| / 127, so for a finite row
+    // RoundProduct: one rounding of the exact product. No clamp: scale = max |x| / 127, so for a finite row
     // |x * inv| <= 127 (1 + 2^-22), which rounds to 127 at most. Against the multiply, two
     // clamps and add it replaces (Zen 5, three alternating rounds): encode_token of one
     // Qwen3-0.6B layer's 16 rows, L1 to L1, 44.5-46 -> 39-42 cycles per row; one token into
     // all 28 layers 4160-4582 -> 3671-3983 ns (a memcpy of the same bytes: 2.6-2.9 us).
-    const hn::RebindToSigned<decltype(df)> di;
-    const auto magic = hn::Set(df, 12582912.0f);  // 1.5 * 2^23, as in RoundSmall
-    const auto quantise = [&](std::int64_t j) {
-      return hn::Sub(hn::BitCast(di, hn::MulAdd(hn::LoadU(df, s + j), quotient.vinv, magic)),
-                     hn::BitCast(di, magic));
-    };
+    const auto quantise = [&](std::int64_t j) { return RoundProduct(df, hn::LoadU(df, s + j), quotient.vinv); };
     StoreCodes(quantise, o, j0, stream);
 #else
     // Without a fused multiply-add the product would round before the magic add.
@@ -486,7 +470,7 @@ HWY_INLINE void QuantiseI8Row(const float* s, std::int8_t* o, std::int32_t d, fl
   if (j0 < d) encode_int8_row(s + j0, static_cast<std::int32_t>(d - j0), scale, o + j0);
 }
 
-#if KVB_HAVE_MAX4 && HWY_NATIVE_FMA
+#if KVB_HAVE_REDUCE4 && HWY_NATIVE_FMA
 // int8 rows four at a time, each group's row scales and then its codes in one pass: the four
 // maxima from one Max4 reduction, the scales and reciprocals from one vector division each (the
 // IEEE operations of int8_row_scale and 1 / scale), the codes by one FMA per vector and Pack4's
@@ -505,7 +489,6 @@ HWY_NOINLINE std::int64_t EncodeRowsI8By4(const float* src, std::int64_t src_str
                                           float* scales, std::int64_t scale_stride, bool stream) {
   const std::int64_t d = kD > 0 ? kD : head_dim;
   const hn::ScalableTag<float> df;
-  const hn::RebindToSigned<decltype(df)> di;
   const hn::Rebind<std::int8_t, decltype(df)> dn;
   const hn::Full128<float> d4;
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
@@ -514,7 +497,6 @@ HWY_NOINLINE std::int64_t EncodeRowsI8By4(const float* src, std::int64_t src_str
   const typename Pack4<std::int8_t>::D8 d8;
   const auto idx = pack.indices();
   const std::int64_t j4 = d / (4 * N) * (4 * N), j0 = d / N * N;
-  const auto magic = hn::Set(df, 12582912.0f);  // 1.5 * 2^23, as in RoundSmall
   const auto kInfinity = hn::Set(d4, std::numeric_limits<float>::infinity());
   std::int64_t r = 0;
   for (; r + 4 <= rows; r += 4) {
@@ -548,9 +530,7 @@ HWY_NOINLINE std::int64_t EncodeRowsI8By4(const float* src, std::int64_t src_str
       std::int8_t* o = dst + (r + i) * dst_stride;
       // As QuantiseI8Row's FMA path: no clamp needed for a finite row.
       const auto row_inv = hn::Set(df, inv[i]);
-      const auto code = [&](std::int64_t j) {
-        return hn::Sub(hn::BitCast(di, hn::MulAdd(hn::LoadU(df, x + j), row_inv, magic)), hn::BitCast(di, magic));
-      };
+      const auto code = [&](std::int64_t j) { return RoundProduct(df, hn::LoadU(df, x + j), row_inv); };
       std::int64_t j = 0;
       if constexpr (kBulk) {
         const bool nt4 = stream && Aligned(d8, o);
@@ -584,7 +564,7 @@ void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,
                   std::int64_t dst_stride, std::int64_t rows, std::int32_t d, float* scales,
                   std::int64_t scale_stride, bool stream, const GivenScales* given) {
   std::int64_t r = 0;
-#if KVB_HAVE_MAX4 && HWY_NATIVE_FMA
+#if KVB_HAVE_REDUCE4 && HWY_NATIVE_FMA
   if (given == nullptr) r = EncodeRowsI8By4Of<true>(src, src_stride, dst, dst_stride, rows, d, scales, scale_stride, stream);
 #endif
   if (r == rows) return;
@@ -760,7 +740,7 @@ void EncodeRows(const float* src, std::int64_t src_stride, void* dst, std::int64
 void EncodeToken(const SlotRows& key, const SlotRows& value, std::int64_t dst_stride,
                  std::int64_t rows, std::int32_t d, DType dtype, std::int64_t scale_stride) {
   const float format_max = ScaleFormatMax(dtype);
-#if KVB_HAVE_MAX4 && HWY_NATIVE_FMA
+#if KVB_HAVE_REDUCE4 && HWY_NATIVE_FMA
   if (dtype == DType::kI8 && rows >= 4) {  // four rows at a time, the rest as below
     std::int64_t done = 0;
     for (const SlotRows* t : {&key, &value})
