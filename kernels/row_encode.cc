@@ -471,42 +471,51 @@ HWY_INLINE void QuantiseI8Row(const float* s, std::int8_t* o, std::int32_t d, fl
 }
 
 #if KVB_HAVE_REDUCE4 && HWY_NATIVE_FMA
-// int8 rows four at a time, each group's row scales and then its codes in one pass: the four
-// maxima from one Max4 reduction, the scales and reciprocals from one vector division each (the
-// IEEE operations of int8_row_scale and 1 / scale), the codes by one FMA per vector and Pack4's
-// packs with its permutation kept in a register. A group with a zero or subnormal scale goes
-// through QuantiseI8Row, tested once per group. kD: the head_dim at compile time (0: d), so
-// the loops over a row unroll; kBulk: a prefill's source prefetch and streaming stores. Returns
-// the rows encoded (a multiple of 4). Against the scales of the whole call first (MaxOfLanes and
-// two scalar divisions per row), then the codes through StoreCodes: Zen 5, three alternating
-// rounds, encode_token of one Qwen3-0.6B layer's 16 rows from L1 to L1 39.1-40.7 -> 26.7-27.6
-// cycles per row; one token into all 28 layers 3602-3684 -> 3251-3321 ns (a memcpy of the same
-// bytes: 2.7-2.9 us). Measured on the way: a run-time head_dim cost 7 cycles per row, a
-// per-row test for the special scales 4, the prefetch and stream tests 2.
-template <std::int32_t kD, bool kBulk>
-HWY_NOINLINE std::int64_t EncodeRowsI8By4(const float* src, std::int64_t src_stride, std::int8_t* dst,
-                                          std::int64_t dst_stride, std::int64_t rows, std::int32_t head_dim,
-                                          float* scales, std::int64_t scale_stride, bool stream) {
-  const std::int64_t d = kD > 0 ? kD : head_dim;
-  const hn::ScalableTag<float> df;
-  const hn::Rebind<std::int8_t, decltype(df)> dn;
-  const hn::Full128<float> d4;
-  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
+// int8 rows four at a time. A group's row scales: the maxima from one Max4 reduction, the scales
+// and reciprocals from one vector division each (the IEEE operations of int8_row_scale and
+// 1 / scale). Its codes: one FMA per vector, Pack4's packs with the permutation in a register.
+// A group with a zero or subnormal scale goes through QuantiseI8Row, tested once per group.
+// kBulk: a prefill's source prefetch and streaming stores (their tests cost 2 cycles per row);
+// the head_dim is a compile-time constant where WithHeadDim makes it one (a run-time head_dim
+// cost 7 cycles per row).
+// An append computes the scales of a block of K rows and of V rows before any of their codes: a
+// group's scale chain is long, and codes waiting on it filled the scheduler ahead of the next
+// group's loads. Encode_token of one Qwen3-0.6B layer's 16 rows, L1 to L1 (Zen 5): 27-28 cycles
+// per row with each group's codes right after its scales, 20 with the block's scales first.
+// A prefill keeps groups of four: its source prefetch runs in the scales phase, and blocks of 16
+// rows left the codes phase without it (int8 prefill 50 -> 35-37 GB/s).
+struct I8Block {
+  HWY_ALIGN float scale[kScaleBlock];
+  HWY_ALIGN float inv[kScaleBlock];
+  bool special[kScaleBlock / 4];  // per group: a zero or subnormal scale
+};
+
+// The four-row encoder's packer, for rows of d elements, or null where it does not serve them on
+// this target. Callers keep it and its permutation for the whole call: set up per group of four
+// rows, they cost a prefill 8% (Zen 5, int8 44-48 -> 51-52 GB/s).
+HWY_INLINE const Pack4<std::int8_t>* I8By4Packer(std::int64_t d) {
   static const Pack4<std::int8_t> pack;
-  if (!pack.usable() || d < N) return 0;
-  const typename Pack4<std::int8_t>::D8 d8;
-  const auto idx = pack.indices();
-  const std::int64_t j4 = d / (4 * N) * (4 * N), j0 = d / N * N;
+  return pack.usable() && d >= static_cast<std::int64_t>(hn::Lanes(hn::ScalableTag<float>())) ? &pack : nullptr;
+}
+
+// Scales of rows [r, r + n) of a call's `rows` (n a multiple of 4, at most kScaleBlock), stored
+// to `scales` and kept in `block`. Inlined, so a compile-time d unrolls its loops.
+template <bool kBulk>
+HWY_INLINE void I8BlockScales(const float* src, std::int64_t src_stride, std::int64_t r, std::int64_t n,
+                              std::int64_t rows, std::int64_t d, float* scales, std::int64_t scale_stride,
+                              I8Block& block) {
+  const hn::ScalableTag<float> df;
+  const hn::Full128<float> d4;
+  const std::int64_t j0 = d / static_cast<std::int64_t>(hn::Lanes(df)) * static_cast<std::int64_t>(hn::Lanes(df));
   const auto kInfinity = hn::Set(d4, std::numeric_limits<float>::infinity());
-  std::int64_t r = 0;
-  for (; r + 4 <= rows; r += 4) {
-    const float* s = src + r * src_stride;
+  for (std::int64_t g = 0; g < n; g += 4) {
+    const float* s = src + (r + g) * src_stride;
     hn::Vec<decltype(df)> m[4];
     for (int i = 0; i < 4; ++i) {
-      if constexpr (kBulk) PrefetchSource(src, src_stride, r + i, rows, d);
+      if constexpr (kBulk) PrefetchSource(src, src_stride, r + g + i, rows, d);
       m[i] = RowMaxAbsLanes(df, s + i * src_stride, d);
     }
-    HWY_ALIGN float scale[4], inv[4];
+    float* scale = block.scale + g;
     auto max4 = Max4(df, m[0], m[1], m[2], m[3]);
     if (j0 < d) {
       hn::Store(max4, d4, scale);
@@ -517,45 +526,93 @@ HWY_NOINLINE std::int64_t EncodeRowsI8By4(const float* src, std::int64_t src_str
     const auto vinv = hn::Div(hn::Set(d4, 1.0f), vscale);
     const auto zero = hn::Eq(vscale, hn::Zero(d4));
     hn::Store(vscale, d4, scale);
-    hn::Store(hn::IfThenZeroElse(zero, vinv), d4, inv);
-    for (int i = 0; i < 4; ++i) scales[(r + i) * scale_stride] = scale[i];
-    if (!hn::AllFalse(d4, hn::Or(zero, hn::Eq(vinv, kInfinity)))) {  // row_divides, or all zeros
-      for (int i = 0; i < 4; ++i)
-        QuantiseI8Row(s + i * src_stride, dst + (r + i) * dst_stride, static_cast<std::int32_t>(d), scale[i], inv[i],
-                      kBulk && stream);
+    hn::Store(hn::IfThenZeroElse(zero, vinv), d4, block.inv + g);
+    block.special[g / 4] = !hn::AllFalse(d4, hn::Or(zero, hn::Eq(vinv, kInfinity)));  // row_divides, or all zeros
+    for (int i = 0; i < 4; ++i) scales[(r + g + i) * scale_stride] = scale[i];
+  }
+}
+
+// Codes of rows [r, r + n) with the scales I8BlockScales left in `block`.
+template <bool kBulk>
+HWY_INLINE void I8BlockCodes(const float* src, std::int64_t src_stride, std::int8_t* dst, std::int64_t dst_stride,
+                             std::int64_t r, std::int64_t n, std::int64_t d, const I8Block& block,
+                             const Pack4<std::int8_t>& pack, typename Pack4<std::int8_t>::Indices idx, bool stream) {
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<std::int8_t, decltype(df)> dn;
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
+  const std::int64_t j4 = d / (4 * N) * (4 * N), j0 = d / N * N;
+  const typename Pack4<std::int8_t>::D8 d8;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const float* x = src + (r + i) * src_stride;
+    std::int8_t* o = dst + (r + i) * dst_stride;
+    if (block.special[i / 4]) {
+      QuantiseI8Row(x, o, static_cast<std::int32_t>(d), block.scale[i], block.inv[i], kBulk && stream);
       continue;
     }
-    for (int i = 0; i < 4; ++i) {
-      const float* x = s + i * src_stride;
-      std::int8_t* o = dst + (r + i) * dst_stride;
-      // As QuantiseI8Row's FMA path: no clamp needed for a finite row.
-      const auto row_inv = hn::Set(df, inv[i]);
-      const auto code = [&](std::int64_t j) { return RoundProduct(df, hn::LoadU(df, x + j), row_inv); };
-      std::int64_t j = 0;
-      if constexpr (kBulk) {
-        const bool nt4 = stream && Aligned(d8, o);
-        for (; j < j4; j += 4 * N) Put(d8, pack(code(j), code(j + N), code(j + 2 * N), code(j + 3 * N), idx), o + j, nt4);
-        for (; j < j0; j += N) Put(dn, hn::DemoteTo(dn, code(j)), o + j, stream && Aligned(dn, o + j));
-      } else {
-        for (; j < j4; j += 4 * N) hn::StoreU(pack(code(j), code(j + N), code(j + 2 * N), code(j + 3 * N), idx), d8, o + j);
-        for (; j < j0; j += N) hn::StoreU(hn::DemoteTo(dn, code(j)), dn, o + j);
-      }
-      if (j0 < d) encode_int8_row(x + j0, static_cast<std::int32_t>(d - j0), scale[i], o + j0);
+    // As QuantiseI8Row's FMA path: no clamp needed for a finite row.
+    const auto row_inv = hn::Set(df, block.inv[i]);
+    const auto code = [&](std::int64_t j) { return RoundProduct(df, hn::LoadU(df, x + j), row_inv); };
+    const auto group = [&](std::int64_t j) { return pack(code(j), code(j + N), code(j + 2 * N), code(j + 3 * N), idx); };
+    std::int64_t j = 0;
+    if constexpr (kBulk) {
+      const bool nt4 = stream && Aligned(d8, o);
+      for (; j < j4; j += 4 * N) Put(d8, group(j), o + j, nt4);
+      for (; j < j0; j += N) Put(dn, hn::DemoteTo(dn, code(j)), o + j, stream && Aligned(dn, o + j));
+    } else {
+      for (; j < j4; j += 4 * N) hn::StoreU(group(j), d8, o + j);
+      for (; j < j0; j += N) hn::StoreU(hn::DemoteTo(dn, code(j)), dn, o + j);
     }
+    if (j0 < d) encode_int8_row(x + j0, static_cast<std::int32_t>(d - j0), block.scale[i], o + j0);
+  }
+}
+
+// A prefill's rows, group by group. Returns the rows encoded (a multiple of 4).
+template <std::int32_t kD>
+HWY_NOINLINE std::int64_t EncodeRowsI8By4(const float* src, std::int64_t src_stride, std::int8_t* dst,
+                                          std::int64_t dst_stride, std::int64_t rows, std::int32_t head_dim,
+                                          float* scales, std::int64_t scale_stride, bool stream) {
+  const std::int64_t d = kD > 0 ? kD : head_dim;
+  const Pack4<std::int8_t>* pack = I8By4Packer(d);
+  if (pack == nullptr) return 0;
+  const auto idx = pack->indices();
+  std::int64_t r = 0;
+  I8Block block;
+  for (; r + 4 <= rows; r += 4) {
+    I8BlockScales<true>(src, src_stride, r, 4, rows, d, scales, scale_stride, block);
+    I8BlockCodes<true>(src, src_stride, dst, dst_stride, r, 4, d, block, *pack, idx, stream);
   }
   return r;
 }
 
-// EncodeRowsI8By4 for the common head_dims at compile time, any other at run time.
-template <bool kBulk>
-std::int64_t EncodeRowsI8By4Of(const float* src, std::int64_t src_stride, std::int8_t* dst, std::int64_t dst_stride,
-                               std::int64_t rows, std::int32_t d, float* scales, std::int64_t scale_stride,
-                               bool stream) {
+// A token's K and V rows (source rows d floats apart), blocks of up to kScaleBlock rows: both
+// blocks' scales, then both blocks' codes. Returns the rows of each encoded (a multiple of 4).
+template <std::int32_t kD>
+HWY_NOINLINE std::int64_t EncodeTokenI8By4(const SlotRows& key, const SlotRows& value, std::int64_t dst_stride,
+                                           std::int64_t rows, std::int32_t head_dim, std::int64_t scale_stride) {
+  const std::int64_t d = kD > 0 ? kD : head_dim;
+  const Pack4<std::int8_t>* pack = I8By4Packer(d);
+  if (pack == nullptr) return 0;
+  const auto idx = pack->indices();
+  std::int64_t r = 0;
+  I8Block k_block, v_block;
+  for (std::int64_t n; (n = std::min(kScaleBlock, (rows - r) / 4 * 4)) > 0; r += n) {
+    I8BlockScales<false>(key.src, d, r, n, rows, d, key.scales, scale_stride, k_block);
+    I8BlockScales<false>(value.src, d, r, n, rows, d, value.scales, scale_stride, v_block);
+    I8BlockCodes<false>(key.src, d, static_cast<std::int8_t*>(key.dst), dst_stride, r, n, d, k_block, *pack, idx, false);
+    I8BlockCodes<false>(value.src, d, static_cast<std::int8_t*>(value.dst), dst_stride, r, n, d, v_block, *pack, idx, false);
+  }
+  return r;
+}
+
+// f(std::integral_constant<std::int32_t, kD>) for the common head_dims at compile time, kD = 0
+// for any other.
+template <class F>
+HWY_INLINE std::int64_t WithHeadDim(std::int32_t d, F f) {
   switch (d) {
-    case 64: return EncodeRowsI8By4<64, kBulk>(src, src_stride, dst, dst_stride, rows, d, scales, scale_stride, stream);
-    case 128: return EncodeRowsI8By4<128, kBulk>(src, src_stride, dst, dst_stride, rows, d, scales, scale_stride, stream);
-    case 256: return EncodeRowsI8By4<256, kBulk>(src, src_stride, dst, dst_stride, rows, d, scales, scale_stride, stream);
-    default: return EncodeRowsI8By4<0, kBulk>(src, src_stride, dst, dst_stride, rows, d, scales, scale_stride, stream);
+    case 64: return f(std::integral_constant<std::int32_t, 64>());
+    case 128: return f(std::integral_constant<std::int32_t, 128>());
+    case 256: return f(std::integral_constant<std::int32_t, 256>());
+    default: return f(std::integral_constant<std::int32_t, 0>());
   }
 }
 #endif
@@ -565,7 +622,11 @@ void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,
                   std::int64_t scale_stride, bool stream, const GivenScales* given) {
   std::int64_t r = 0;
 #if KVB_HAVE_REDUCE4 && HWY_NATIVE_FMA
-  if (given == nullptr) r = EncodeRowsI8By4Of<true>(src, src_stride, dst, dst_stride, rows, d, scales, scale_stride, stream);
+  if (given == nullptr) {
+    r = WithHeadDim(d, [&](auto kD) {
+      return EncodeRowsI8By4<kD()>(src, src_stride, dst, dst_stride, rows, d, scales, scale_stride, stream);
+    });
+  }
 #endif
   if (r == rows) return;
   const GivenScales rest = given ? GivenScales{given->scale + r, given->inv + r} : GivenScales{};
@@ -741,12 +802,14 @@ void EncodeToken(const SlotRows& key, const SlotRows& value, std::int64_t dst_st
                  std::int64_t rows, std::int32_t d, DType dtype, std::int64_t scale_stride) {
   const float format_max = ScaleFormatMax(dtype);
 #if KVB_HAVE_REDUCE4 && HWY_NATIVE_FMA
-  if (dtype == DType::kI8 && rows >= 4) {  // four rows at a time, the rest as below
-    std::int64_t done = 0;
-    for (const SlotRows* t : {&key, &value})
-      done = EncodeRowsI8By4Of<false>(t->src, d, static_cast<std::int8_t*>(t->dst), dst_stride, rows, d, t->scales,
-                                      scale_stride, false);
-    if (done == rows) return;
+  // Four rows at a time, the rest as below (all of them where the four-row encoder does not
+  // serve this head_dim).
+  const std::int64_t done =
+      dtype == DType::kI8 && rows >= 4
+          ? WithHeadDim(d, [&](auto kD) { return EncodeTokenI8By4<kD()>(key, value, dst_stride, rows, d, scale_stride); })
+          : 0;
+  if (done == rows) return;
+  if (done > 0) {
     const SlotRows k_rest{key.src + done * d, static_cast<std::int8_t*>(key.dst) + done * dst_stride,
                           key.scales + done * scale_stride};
     const SlotRows v_rest{value.src + done * d, static_cast<std::int8_t*>(value.dst) + done * dst_stride,

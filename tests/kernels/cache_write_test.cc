@@ -364,6 +364,34 @@ TEST(CacheWriteEncoding, Int8RowGroupsWithZeroAndSubnormalRowsMatchTheScalarCode
   hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
 }
 
+// One append of 22 KV heads' rows: more than one block of row scales (16) and two rows after the
+// last group of four. Head_dim 8 is narrower than a vector on AVX2 and AVX3, where the four-row
+// encoder does not serve it (it recursed without end there before).
+TEST(CacheWriteEncoding, Int8AppendsAcrossRowBlocksAndOfRowsNarrowerThanAVector) {
+  constexpr std::int32_t heads = 22;
+  for (std::int32_t d : {8, 128}) {
+    std::mt19937 rng(23);
+    const std::vector<float> k = random_floats(heads * d, rng), v = random_floats(heads * d, rng);
+    for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+      hwy::SetSupportedTargetsForTest(target);
+      SCOPED_TRACE(std::string(hwy::TargetName(target)) + " d " + std::to_string(d));
+      OwnedCache c({.layers = 1, .q_heads = heads, .kv_heads = heads, .head_dim = d, .capacity = 3, .dtype = DType::kI8});
+      ASSERT_EQ(c.status(), Status::kOk);
+      ASSERT_EQ(append_token(c.view(), 0, 1, k.data(), v.data()), Status::kOk);
+      for (std::int32_t h = 0; h < heads; ++h) {
+        for (KV kv : {KV::kKey, KV::kValue}) {
+          float scale = 0;
+          const auto expect = encoded((kv == KV::kKey ? k.data() : v.data()) + h * d, d, DType::kI8, &scale);
+          EXPECT_EQ(std::memcmp(expect.data(), c.bytes() + c.geometry().byte_offset(0, kv, h, 1), expect.size()), 0)
+              << "head " << h;
+          EXPECT_EQ(c.scales()[c.geometry().scale_index(0, kv, h, 1)], scale) << "head " << h;
+        }
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
+}
+
 // Rows long enough for the SIMD encoders' wide paths (four vectors packed into one store),
 // followed by single vectors and a scalar tail; several KV heads, so one append encodes rows a
 // head stride apart with their scales; many rows, so the bulk path (source prefetch, row scales
