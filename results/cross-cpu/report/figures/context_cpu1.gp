@@ -16,7 +16,7 @@ do for [fmt in "svg png"] {
   set logscale x 2
   set xrange [0.7142857143:50045.8]
   set logscale y
-  set yrange [0.7911357259:348.7297484]
+  set yrange [0.7911357259:340.5312133]
   set ytics ("1.00" 1, "2.00" 2, "5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100, "200" 200)
   set key outside right top vertical Left reverse noenhanced box width 1 font ",9"
   set xlabel "context (cached positions, log2 scale)"
@@ -30,8 +30,8 @@ do for [fmt in "svg png"] {
        datafile index 5 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#2ca02c" dt 3 title "28L 16q/8kv d128 cold", \
        datafile index 6 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "32L 32q/8kv d128 warm", \
        datafile index 7 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "32L 32q/4kv d128 warm", \
-       268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       121.195015 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 121 GB/s"
+       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
+       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
   set title "fp32 (2/2)" noenhanced
   plot datafile index 8 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#1f77b4" dt 3 title "32L 32q/4kv d128 cold", \
        datafile index 9 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/1kv d128 warm", \
@@ -41,8 +41,8 @@ do for [fmt in "svg png"] {
        datafile index 13 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 64q/8kv d128 warm", \
        datafile index 14 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 32L 32q/4kv d128 warm", \
        datafile index 15 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#e377c2" dt 3 title "attention 32L 32q/4kv d128 cold", \
-       268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       121.195015 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 121 GB/s"
+       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
+       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
   set title "fp16 (1/2)" noenhanced
   plot datafile index 16 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
        datafile index 17 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
@@ -52,14 +52,14 @@ do for [fmt in "svg png"] {
        datafile index 21 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 8q/8kv d128 warm", \
        datafile index 22 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 16q/8kv d128 warm", \
        datafile index 23 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 32q/8kv d128 warm", \
-       268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       121.195015 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 121 GB/s"
+       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
+       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
   set title "fp16 (2/2)" noenhanced
   plot datafile index 24 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "attention 28L 64q/8kv d128 warm", \
        datafile index 25 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 32L 32q/4kv d128 warm", \
        datafile index 26 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 3 title "attention 32L 32q/4kv d128 cold", \
-       268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       121.195015 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 121 GB/s"
+       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
+       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
   set title "bf16 (1/2)" noenhanced
   plot datafile index 27 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
        datafile index 28 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
@@ -69,14 +69,14 @@ do for [fmt in "svg png"] {
        datafile index 32 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 8q/8kv d128 warm", \
        datafile index 33 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 16q/8kv d128 warm", \
        datafile index 34 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 32q/8kv d128 warm", \
-       268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       121.195015 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 121 GB/s"
+       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
+       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
   set title "bf16 (2/2)" noenhanced
   plot datafile index 35 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "attention 28L 64q/8kv d128 warm", \
        datafile index 36 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 32L 32q/4kv d128 warm", \
        datafile index 37 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 3 title "attention 32L 32q/4kv d128 cold", \
-       268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       121.195015 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 121 GB/s"
+       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
+       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
   set title "int8 (1/2)" noenhanced
   plot datafile index 38 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
        datafile index 39 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
@@ -86,35 +86,35 @@ do for [fmt in "svg png"] {
        datafile index 43 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 8q/8kv d128 warm", \
        datafile index 44 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 16q/8kv d128 warm", \
        datafile index 45 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 32q/8kv d128 warm", \
-       268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       121.195015 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 121 GB/s"
+       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
+       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
   set title "int8 (2/2)" noenhanced
   plot datafile index 46 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "attention 28L 64q/8kv d128 warm", \
        datafile index 47 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 32L 32q/4kv d128 warm", \
        datafile index 48 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 3 title "attention 32L 32q/4kv d128 cold", \
-       268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       121.195015 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 121 GB/s"
+       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
+       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
   set title "int4" noenhanced
   plot datafile index 49 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "32L 32q/4kv d128 warm", \
        datafile index 50 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#1f77b4" dt 3 title "32L 32q/4kv d128 cold", \
        datafile index 51 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 32L 32q/4kv d128 warm", \
        datafile index 52 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 3 title "attention 32L 32q/4kv d128 cold", \
-       268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       121.195015 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 121 GB/s"
+       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
+       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
   set title "fp8_e4m3" noenhanced
   plot datafile index 53 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "32L 32q/4kv d128 warm", \
        datafile index 54 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#1f77b4" dt 3 title "32L 32q/4kv d128 cold", \
        datafile index 55 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 32L 32q/4kv d128 warm", \
        datafile index 56 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 3 title "attention 32L 32q/4kv d128 cold", \
-       268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       121.195015 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 121 GB/s"
+       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
+       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
   set title "fp8_e5m2" noenhanced
   plot datafile index 57 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "32L 32q/4kv d128 warm", \
        datafile index 58 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#1f77b4" dt 3 title "32L 32q/4kv d128 cold", \
        datafile index 59 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 32L 32q/4kv d128 warm", \
        datafile index 60 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 3 title "attention 32L 32q/4kv d128 cold", \
-       268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       121.195015 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 121 GB/s"
+       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
+       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
   unset multiplot
 
   unset output

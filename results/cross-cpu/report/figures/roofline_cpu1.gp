@@ -25,14 +25,14 @@ do for [fmt in "svg png"] {
   roof_L1(x) = (x*bw_L1 < peak ? x*bw_L1 : peak)
   bw_L2 = 1069.319573
   roof_L2(x) = (x*bw_L2 < peak ? x*bw_L2 : peak)
-  bw_L3 = 268.2536526
+  bw_L3 = 226.79062
   roof_L3(x) = (x*bw_L3 < peak ? x*bw_L3 : peak)
-  bw_DRAM = 121.195015
+  bw_DRAM = 127.2683454
   roof_DRAM(x) = (x*bw_DRAM < peak ? x*bw_DRAM : peak)
   plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 2931 GB/s", \
        roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 1069 GB/s", \
-       roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 268 GB/s", \
-       roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 121 GB/s", \
+       roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 227 GB/s", \
+       roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 127 GB/s", \
        peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 1391 GFLOP/s", \
        datafile index 0 using 1:2 with points pt 13 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 1 using 1:2 with points pt 5 ps 1.3 lc rgb "#2ca02c" notitle, \

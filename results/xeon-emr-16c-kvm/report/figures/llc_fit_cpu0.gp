@@ -16,7 +16,7 @@ do for [fmt in "svg png"] {
   set logscale xy
   set xtics ("256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824, "4 GiB" 4294967296)
   set xrange [81920:7809060045]
-  set yrange [0.7911357259:348.7297484]
+  set yrange [0.7911357259:340.5312133]
   set ytics ("1.00" 1, "2.00" 2, "5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100, "200" 200)
   set arrow 1 from 2097152, graph 0 to 2097152, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" front
   set label 1 "L2/core 2 MiB" at 2097152, graph 0.97 rotate by 90 right offset -1.0,0 tc rgb "#555555" font ",9" front noenhanced
@@ -38,8 +38,8 @@ do for [fmt in "svg png"] {
        datafile index 9 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
        datafile index 10 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
        datafile index 11 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
-       268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       121.195015 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 121 GB/s", \
+       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
+       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s", \
        datafile index 12 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   set title "decode_step (2/2)" noenhanced
   plot datafile index 13 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#d62728" dt 3 title "int8 cold (32L 32q/4kv d128)", \
@@ -49,8 +49,8 @@ do for [fmt in "svg png"] {
        datafile index 17 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 3 title "fp8_e4m3 cold (32L 32q/4kv d128)", \
        datafile index 18 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 1 title "fp8_e5m2 warm (32L 32q/4kv d128)", \
        datafile index 19 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 3 title "fp8_e5m2 cold (32L 32q/4kv d128)", \
-       268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       121.195015 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 121 GB/s"
+       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
+       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
   set title "attention (1/2)" noenhanced
   plot datafile index 20 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "fp32 warm (32L 32q/4kv d128)", \
        datafile index 21 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#1f77b4" dt 3 title "fp32 cold (32L 32q/4kv d128)", \
@@ -63,8 +63,8 @@ do for [fmt in "svg png"] {
        datafile index 28 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
        datafile index 29 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
        datafile index 30 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
-       268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       121.195015 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 121 GB/s", \
+       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
+       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s", \
        datafile index 31 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   set title "attention (2/2)" noenhanced
   plot datafile index 32 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#d62728" dt 3 title "int8 cold (32L 32q/4kv d128)", \
@@ -74,8 +74,8 @@ do for [fmt in "svg png"] {
        datafile index 36 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 3 title "fp8_e4m3 cold (32L 32q/4kv d128)", \
        datafile index 37 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 1 title "fp8_e5m2 warm (32L 32q/4kv d128)", \
        datafile index 38 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 3 title "fp8_e5m2 cold (32L 32q/4kv d128)", \
-       268.2536526 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 268 GB/s", \
-       121.195015 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 121 GB/s", \
+       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
+       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s", \
        datafile index 39 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   unset multiplot
 
