@@ -364,17 +364,18 @@ TEST(CacheWriteEncoding, Int8RowGroupsWithZeroAndSubnormalRowsMatchTheScalarCode
   hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
 }
 
-// One append of 22 KV heads' rows: more than one block of row scales (16) and two rows after the
-// last group of four. Head_dim 8 is narrower than a vector on AVX2 and AVX3, where the four-row
-// encoder does not serve it (it recursed without end there before).
+// One append of 22 or 23 KV heads' rows: more than one block of row scales (16), and two rows of
+// K and of V after the last group of four (one group across K and V) or three (row by row). Head_dim
+// 8 is narrower than a vector on AVX2 and AVX3, where the four-row encoder does not serve it (it
+// recursed without end there before).
 TEST(CacheWriteEncoding, Int8AppendsAcrossRowBlocksAndOfRowsNarrowerThanAVector) {
-  constexpr std::int32_t heads = 22;
+  for (std::int32_t heads : {22, 23})
   for (std::int32_t d : {8, 128}) {
     std::mt19937 rng(23);
     const std::vector<float> k = random_floats(heads * d, rng), v = random_floats(heads * d, rng);
     for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
       hwy::SetSupportedTargetsForTest(target);
-      SCOPED_TRACE(std::string(hwy::TargetName(target)) + " d " + std::to_string(d));
+      SCOPED_TRACE(std::string(hwy::TargetName(target)) + " d " + std::to_string(d) + " heads " + std::to_string(heads));
       OwnedCache c({.layers = 1, .q_heads = heads, .kv_heads = heads, .head_dim = d, .capacity = 3, .dtype = DType::kI8});
       ASSERT_EQ(c.status(), Status::kOk);
       ASSERT_EQ(append_token(c.view(), 0, 1, k.data(), v.data()), Status::kOk);
