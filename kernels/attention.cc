@@ -358,20 +358,34 @@ HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
   }
   const std::int64_t full = j;
 #if KVB_HAVE_REDUCE4
-  if constexpr (R == 4) {
+  if constexpr (R <= 4) {
     // Dims that do not fill a vector are added to the stored lane sums, so the accumulators
     // never go through memory (GCC spilled all R * H of them to the stack for the scalar tail
     // below, on every block). Measured as for kPrefetchBytes (Zen 5, four alternating rounds,
     // spilling -> not): Qwen3-0.6B int8 DRAM 33.2-34.8 -> 32.5-32.9, L3 34.5-36.5 -> 33.0-34.5,
     // fp16 L3 48.4-50.6 -> 46.7-47.9; one layer and KV head, fp32 G = 8 from L3 114.5-119.8 ->
     // 110.7-113.9.
+    // Fewer than 4 rows (a tile's last rows) take zero sums for the missing ones: one vector
+    // store per head instead of a lane sum and a scalar store per row, which also kept the
+    // softmax's vector load of these scores waiting for L1 (no store forwarding).
     const hn::Full128<float> d4;
-    const auto row_scale = kscale != nullptr ? hn::Mul(hn::Set(d4, scale), hn::LoadU(d4, kscale))
-                                             : hn::Set(d4, scale);
+    auto row_scale = hn::Set(d4, scale);
+    if (kscale != nullptr) {
+      if constexpr (R == 4) {
+        row_scale = hn::Mul(row_scale, hn::LoadU(d4, kscale));
+      } else {
+        HWY_ALIGN float ks[4] = {0.0f, 0.0f, 0.0f, 0.0f};  // no reads past the range's rows
+        for (int r = 0; r < R; ++r) ks[r] = kscale[r];
+        row_scale = hn::Mul(row_scale, hn::Load(d4, ks));
+      }
+    }
     const auto mul = full == d ? row_scale : hn::Set(d4, 1.0f);
+    const hn::Vec<D> zero = hn::Zero(df);
     for (int h = 0; h < H; ++h) {
-      const auto sums = Sum4(df, acc[0 * H + h], acc[1 * H + h], acc[2 * H + h], acc[3 * H + h]);
-      hn::StoreU(hn::Mul(sums, mul), d4, s_rows + h * kT);
+      const auto sums = Sum4(df, acc[h], R > 1 ? acc[(R > 1 ? 1 : 0) * H + h] : zero,
+                             R > 2 ? acc[(R > 2 ? 2 : 0) * H + h] : zero,
+                             R > 3 ? acc[(R > 3 ? 3 : 0) * H + h] : zero);
+      hn::StoreU(hn::Mul(sums, mul), d4, s_rows + h * kT);  // a tile holds whole blocks of 4
     }
     if (full < d) {
       for (int r = 0; r < R; ++r) {
@@ -573,8 +587,14 @@ HWY_INLINE void ScoreHeads(D df, P k, std::int64_t stride, std::int64_t rows,
                               kscale ? kscale + r : nullptr);
   }
   if (pf && r < rows) (*pf)(pf_row + r, pf_row + rows);
-  for (; r < rows; ++r)
-    ScoreBlock<1, H, kT>(df, k + r * stride, stride, d, q, s + r, scale, kscale ? kscale + r : nullptr);
+  const P kr = k + r * stride;
+  const float* ks = kscale ? kscale + r : nullptr;
+  switch (rows - r) {  // the last 1-3 rows of a tile, as one block
+    case 1: ScoreBlock<1, H, kT>(df, kr, stride, d, q, s + r, scale, ks); break;
+    case 2: ScoreBlock<2, H, kT>(df, kr, stride, d, q, s + r, scale, ks); break;
+    case 3: ScoreBlock<3, H, kT>(df, kr, stride, d, q, s + r, scale, ks); break;
+    default: break;
+  }
 }
 
 template <int H, std::int64_t kT, class D, typename P>
