@@ -382,6 +382,9 @@ HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
     const auto mul = full == d ? row_scale : hn::Set(d4, 1.0f);
     const hn::Vec<D> zero = hn::Zero(df);
     for (int h = 0; h < H; ++h) {
+      // Rows past R take zero; the indices are clamped only so the array stays in bounds (a
+      // lambda capturing acc by reference kept the accumulators in memory: 7 rows at G = 8
+      // 1437-1446 -> 1830-1853 cycles per call).
       const auto sums = Sum4(df, acc[h], R > 1 ? acc[(R > 1 ? 1 : 0) * H + h] : zero,
                              R > 2 ? acc[(R > 2 ? 2 : 0) * H + h] : zero,
                              R > 3 ? acc[(R > 3 ? 3 : 0) * H + h] : zero);
