@@ -16,7 +16,7 @@ do for [fmt in "svg png"] {
   set logscale x 2
   set xrange [1.428571429:22937.6]
   set logscale y
-  set yrange [4.529489538:323.5573161]
+  set yrange [4.308543199:323.5573161]
   set ytics ("5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100, "200" 200)
   set key outside right top vertical Left reverse noenhanced box width 1 font ",9"
   set xlabel "context (cached positions, log2 scale)"
