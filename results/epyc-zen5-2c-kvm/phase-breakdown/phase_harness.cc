@@ -5,6 +5,7 @@
 // included). Linked against one build of kernels/attention.cc (make_variants.py makes copies with
 // phases knocked out; timing only, their results are wrong on purpose).
 //   phase_harness L CTX G fp32|fp16|bf16|int8 REPS [MERGE]
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
