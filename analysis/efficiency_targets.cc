@@ -22,6 +22,7 @@ struct Sample {
   int group_size = 0;           // GQA only
   std::string benchmark;        // the line's benchmark; empty: the row's
   std::optional<double> fastest;  // DRAM/LLC: the value for the fastest repetition
+  std::optional<double> peak_bound;  // DRAM/LLC/GQA: the value at the FP32 FMA peak (TargetLine)
 };
 
 Sample sample(TargetKind kind, const ResultRow* row, const ResultRow* partner, std::optional<double> value,
@@ -65,6 +66,23 @@ std::optional<double> written_gbps(const ResultRow& r) {
   return *bytes / *ns;
 }
 
+// The least time (ns) a row's flops take at the machine's FP32 FMA peak for its thread count
+// (flop / (GFLOP/s) = ns); nullopt without both.
+std::optional<double> fma_floor_ns(const MachineResults& m, const ResultRow& r) {
+  const auto flops = r.num(Col::flops);
+  const auto peak = m.fma_peak(threads_of(r));
+  if (!flops || !(*flops > 0) || !peak || !(*peak > 0)) return std::nullopt;
+  return *flops / *peak;
+}
+
+// A bandwidth percentage scaled to the time the row's flops take at the FMA peak.
+std::optional<double> percent_at_peak(const MachineResults& m, const ResultRow& r, std::optional<double> pct) {
+  const auto floor = fma_floor_ns(m, r);
+  const auto ns = r.num(Col::ns_per_step);
+  if (!pct || !floor || !ns) return std::nullopt;
+  return *pct * *ns / *floor;
+}
+
 std::optional<double> time_ratio(const ResultRow& num, const ResultRow& den) {
   const auto a = num.num(Col::ns_per_step), b = den.num(Col::ns_per_step);
   if (!a || !b || !(*b > 0)) return std::nullopt;
@@ -94,12 +112,14 @@ void bandwidth_targets(const MachineResults& m, const RunCeilings& ceilings, std
         out->push_back(sample(TargetKind::kDramStreaming, &r, nullptr, percent(gbps, ceilings.read_gbps(r, "DRAM")),
                               "a DRAM ceiling_read of its run at its thread count"));
         out->back().fastest = percent(m.fastest_gbps(i), ceilings.read_gbps(r, "DRAM"));
+        out->back().peak_bound = percent_at_peak(m, r, out->back().value);
       }
     }
     if ((bench == "decode_step" || bench == "attention") && r.str(Col::ws_level) == llc) {
       out->push_back(sample(TargetKind::kLlcResident, &r, nullptr, percent(gbps, ceilings.read_gbps(r, llc)),
                             "an " + llc + " ceiling_read of its run at its thread count"));
       out->back().fastest = percent(m.fastest_gbps(i), ceilings.read_gbps(r, llc));
+      out->back().peak_bound = percent_at_peak(m, r, out->back().value);
     }
     // A bulk copy is held to the DRAM copy ceiling where the cache it fills is >= 4x the LLC; a
     // prefill of a few tokens measures call overhead, not bandwidth.
@@ -155,7 +175,12 @@ void gqa_target(const MachineResults& m, std::vector<Sample>* out) {
     Sample s = sample(TargetKind::kGqa, grouped, base == rows.end() ? nullptr : base->second, std::nullopt,
                       "a q_heads = kv_heads row of the same configuration and run");
     s.group_size = g;
-    if (s.partner) s.value = time_ratio(*grouped, *s.partner);
+    if (s.partner) {
+      s.value = time_ratio(*grouped, *s.partner);
+      const auto floor = fma_floor_ns(m, *grouped);
+      const auto base_ns = s.partner->num(Col::ns_per_step);
+      if (s.value && floor && base_ns && *base_ns > 0) s.peak_bound = *floor / *base_ns;
+    }
     out->push_back(s);
   }
 }
@@ -318,6 +343,11 @@ EfficiencyTargets evaluate_targets(const MachineResults& m) {
       line.worst_partner = s.partner;
     }
     if (better) line.best = s.value;
+    if (s.peak_bound) {
+      if (!th.met_by(*s.peak_bound)) ++line.beyond_peak;
+      if (!line.peak_bound || (th.at_least ? *s.peak_bound < *line.peak_bound : *s.peak_bound > *line.peak_bound))
+        line.peak_bound = s.peak_bound;
+    }
   }
   std::vector<TargetLine> out;
   for (auto& [key, line] : lines) {

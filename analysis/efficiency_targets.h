@@ -59,6 +59,13 @@ struct TargetLine {
   // best repetition): the lowest such value and how many rows it lets meet the threshold.
   std::optional<double> worst_fastest;
   int met_fastest = 0, with_fastest = 0;
+  // DRAM, LLC and GQA lines: the value each row would reach if it ran at the machine's measured
+  // FP32 FMA peak (its cost model's flops at fma_peak for its thread count), the least favourable
+  // over the rows, and how many rows that bound already keeps from the threshold: there the
+  // arithmetic, not the kernel, stands in the way. Optimistic: converting narrow dtypes to fp32
+  // takes instructions the cost model does not count as flops.
+  std::optional<double> peak_bound;
+  int beyond_peak = 0;
   const ResultRow* worst_row = nullptr;      // the kernel row of the worst value
   const ResultRow* worst_partner = nullptr;  // its G = 1 / append_memcpy / peer row, if any
   std::string missing;       // what the unmeasured rows lack, e.g. "ceiling_copy in the row's run"

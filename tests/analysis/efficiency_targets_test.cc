@@ -226,6 +226,56 @@ TEST(EfficiencyTargets, PairsWhoseRowsRanAgainstCeilingsFarApartAreCounted) {
   EXPECT_EQ(int8->ceilings_apart, 0);
 }
 
+// Rows whose flops at the machine's FP32 FMA peak (cost model flops / ceiling_fma GFLOP/s) would
+// still miss the threshold are counted as out of the arithmetic's reach, with the least
+// favourable bound; rows the peak leaves room for, or without flops or a peak, are not.
+TEST(EfficiencyTargets, RowsTheFmaPeakKeepsFromTheThresholdAreCounted) {
+  MachineResults m = machine();
+  m.fma_peak_gflops[1] = 100;  // 100 flop per ns
+  const auto with_flops = [](ResultRow r, double flops) {
+    set(r, Col::flops, std::to_string(flops));
+    return r;
+  };
+  // LLC: 1 MB in 10000 ns is 100 GB/s, 50% of a 200 GB/s ceiling; 400000 flops take 4000 ns at the
+  // peak, so at best 125% (room); 1600000 flops take 16000 ns: at best 31.25%, out of reach.
+  ResultRow llc_room = with_flops(decode_row("decode_step", "fp16", 1, 1024, 1e6, 100, "L3"), 4e5);
+  set(llc_room, Col::ceiling_gbps, "200");
+  ResultRow llc_bound = with_flops(decode_row("decode_step", "int8", 1, 1024, 1e6, 100, "L3"), 1.6e6);
+  set(llc_bound, Col::ceiling_gbps, "200");
+  m.summaries = {llc_room, llc_bound,
+                 // GQA int8: G = 8 takes 3000 ns against 1000 at G = 1; its 200000 flops take 2000 ns
+                 // at the peak: 2.0x at best, out of reach. fp32: 50000 flops, 0.5x: room.
+                 timed_row("attention", "int8", 1, 8, 8, 1000),
+                 with_flops(timed_row("attention", "int8", 1, 64, 8, 3000), 2e5),
+                 timed_row("attention", "fp32", 1, 8, 8, 1000),
+                 with_flops(timed_row("attention", "fp32", 1, 64, 8, 1500), 5e4),
+                 // bf16 at two threads: no peak measured for them, so no bound.
+                 timed_row("attention", "bf16", 2, 8, 8, 1000),
+                 with_flops(timed_row("attention", "bf16", 2, 64, 8, 3000), 2e5)};
+  const auto lines = evaluate_targets(m).lines;
+  const TargetLine* room = find(lines, TargetKind::kLlcResident, "decode_step", "fp16", 1);
+  ASSERT_NE(room, nullptr);
+  EXPECT_EQ(room->verdict, Verdict::kNotMet);  // 50% < 70%, but the kernel's to fix
+  EXPECT_EQ(room->beyond_peak, 0);
+  EXPECT_NEAR(*room->peak_bound, 125, 1e-9);
+  const TargetLine* bound = find(lines, TargetKind::kLlcResident, "decode_step", "int8", 1);
+  ASSERT_NE(bound, nullptr);
+  EXPECT_EQ(bound->beyond_peak, 1);
+  EXPECT_NEAR(*bound->peak_bound, 31.25, 1e-9);
+  const TargetLine* gqa_int8 = find(lines, TargetKind::kGqa, "attention", "int8", 1);
+  ASSERT_NE(gqa_int8, nullptr);
+  EXPECT_EQ(gqa_int8->beyond_peak, 1);
+  EXPECT_NEAR(*gqa_int8->peak_bound, 2.0, 1e-9);
+  const TargetLine* gqa_fp32 = find(lines, TargetKind::kGqa, "attention", "fp32", 1);
+  ASSERT_NE(gqa_fp32, nullptr);
+  EXPECT_EQ(gqa_fp32->beyond_peak, 0);
+  EXPECT_NEAR(*gqa_fp32->peak_bound, 0.5, 1e-9);
+  const TargetLine* gqa_bf16 = find(lines, TargetKind::kGqa, "attention", "bf16", 2);
+  ASSERT_NE(gqa_bf16, nullptr);
+  EXPECT_EQ(gqa_bf16->beyond_peak, 0);
+  EXPECT_FALSE(gqa_bf16->peak_bound.has_value());
+}
+
 TEST(EfficiencyTargets, BandwidthTargetsLeaveOutGroupsLargerThanTwo) {
   MachineResults m = machine();
   ResultRow g2 = decode_row("decode_step", "fp32", 2, 2048, kLlc / 4, 80, "L3");

@@ -102,9 +102,13 @@ TEST(ReportCommand, EfficiencyTargetsFollowTheHeadlineWithOneTablePerMachine) {
   EXPECT_NE(section.find("| >= 90.0% | met |"), std::string::npos) << section;
   EXPECT_NE(section.find("| LLC-resident: % of L3 read ceiling | decode\\_step fp32 2T"), std::string::npos) << section;
   EXPECT_NE(section.find("| >= 70.0% | met |"), std::string::npos) << section;
-  // The synthetic int8 kernel is capped by the FMA peak in the caches (~45% of the L3 ceiling).
+  // The synthetic int8 kernel is capped by the FMA peak in the caches (~45% of the L3 ceiling),
+  // and the line says the peak keeps every row from the target.
   EXPECT_NE(section.find("decode\\_step int8 2T; worst: 28L 16q/8kv d128 ctx 1024 | 4"), std::string::npos) << section;
-  EXPECT_NE(section.find("| >= 70.0% | **not met** (5 of 5 rows) |"), std::string::npos) << section;
+  EXPECT_NE(section.find("| >= 70.0% | **not met** (5 of 5 rows); 5 of 5 rows out of reach even at the FP32 FMA "
+                         "peak (there the least favourable would be at 4"),
+            std::string::npos)
+      << section;
   EXPECT_EQ(section.find("| GQA:"), std::string::npos) << section;  // no q_heads = kv_heads rows: no line
   // The peer took 1.7x kvbench's time at the same bytes: kvbench/peer GB/s = 1.7.
   EXPECT_NE(section.find("| Peers: kvbench GB/s / peer GB/s | peer\\_torch fp32 2T; "), std::string::npos) << section;
@@ -164,6 +168,25 @@ TEST(ReportCommand, EfficiencyTargetsRenderGqaAppendAndPrefillLines) {
         ">= 85.0% | met |"}) {
     EXPECT_NE(md.find(line), std::string::npos) << line << "\n" << md.substr(0, 4000);
   }
+}
+
+// A GQA pair whose G row's flops at the measured FMA peak already take more than 1.10x its G = 1
+// row's time says so in its verdict.
+TEST(ReportCommand, TargetsOutOfTheFmaPeaksReachAreNamed) {
+  const fs::path dir = testing::scratch_dir("Report.FmaPeakBound");
+  SyntheticMachine a;
+  testing::CsvFields grouped = target_row(a, "attention", "int8", 64, 3000, 1e6, "L2");
+  grouped["flops"] = "200000";  // 2000 ns at 100 GFLOP/s: at best 2.00x of the G = 1 row's 1000 ns
+  testing::CsvFields fma = target_row(a, "ceiling_fma", "", 8, 1000, 0, "");
+  fma["flops"] = "100000";  // 100 GFLOP/s at two threads
+  const std::vector<testing::CsvFields> rows = {target_row(a, "attention", "int8", 8, 1000, 1e6, "L2"), grouped, fma};
+  testing::write_text(dir / "in.csv", testing::to_csv(rows));
+  ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "in.csv").string(), "--out", (dir / "out").string()}), 0);
+  const std::string md = read(dir / "out" / "report.md");
+  const std::string line =
+      "| 3.00x | <= 1.10x | **not met** (1 of 1 rows); 1 of 1 row out of reach even at the FP32 FMA peak (there the "
+      "least favourable would be at 2.00x) |";
+  EXPECT_NE(md.find(line), std::string::npos) << line << "\n" << md.substr(0, 6000);
 }
 
 // A --ceiling-bracket row is judged against its own ceiling_gbps, and a bracket that moved more
