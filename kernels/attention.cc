@@ -321,33 +321,38 @@ HWY_INLINE hn::Vec<hn::Full128<float>> Sum4(D d, V a0, V a1, V a2, V a3) {
 #endif
 
 // Rows of C vectors (4 or 8: head_dim 64 or 128 on 512-bit targets) for groups of up to 2 heads:
-// the query in registers and each K row read start to end, one row after the other. The general
-// order below (chunk j of all R rows, then chunk j + 1) reads R rows a row apart at a time, and
-// the hardware prefetchers follow that worse than a sequential stream: a synthetic read of
-// 4-row blocks in that order from DRAM took 8-11 GB/s without software prefetch and 21-22 with
-// it, against 30-33 reading them in order (Zen 5, 1 thread). Measured, kvbench decode_step,
-// Qwen3-0.6B, 1 thread, 2270 positions (DRAM), three alternating rounds, chunk order -> this:
-// fp32 26.6-29.0 -> 27.8-31.4 GB/s, fp16 29.4-30.8 -> 31.1-33.8, int8 19.6-20.2 -> 23.7-24.6;
-// 73 positions (L3): fp16 32.2-33.0 -> 36.4-37.5, int8 19.7-21.7 -> 25.0-25.5; one layer, 96
-// positions (L2, G = 2): fp32 57.8-60.0 -> 65.7-66.1, int8 22.4-23.2 -> 27.5-28.9. bf16 (and
-// int4) keep the chunk order: bf16 from L3 35.6-37.7 -> 31.7-33.3 this way (its pairs of
-// chunks take twice the query registers). Groups of 4 heads would need 32 query registers.
+// the query in registers, and the block's rows read two at a time, chunk by chunk. The general
+// order below (chunk j of all R rows, then chunk j + 1) reads R rows a row apart at a time, which
+// the hardware prefetchers follow worse than a stream: a synthetic read of 4-row blocks of 512 B
+// rows in that order from DRAM took 8-11 GB/s without software prefetch and 21-22 with it,
+// against 30-33 in address order (Zen 5, 1 thread). One row after the other (the query still in
+// registers) was as fast on the Zen 5 but slower on the EMR host (fp32 from DRAM, 4 rounds
+// 8.6-10.2 GB/s against 7.9-12.3). Measured (kvbench decode_step, Qwen3-0.6B, 1 thread,
+// alternating rounds, GB/s), chunk order -> this:
+//   Zen 5, 2270 positions (DRAM), 3 rounds: fp32 26.6-29.0 -> 28.5-30.1, fp16 29.4-30.8 ->
+//     30.9-32.4, int8 19.6-20.2 -> 24.8-25.3; 73 positions (L3): fp16 21.9-32.9 -> 35.9-38.0,
+//     int8 20.2-21.4 -> 25.8-26.9.
+//   EMR, its DRAM contexts, 4 rounds: fp32 7.9-12.3 -> 9.5-13.0, fp16 9.1-11.4 -> 9.8-11.7, int8
+//     7.0-8.3 -> 7.7-8.6; its LLC contexts: fp32 9.0-10.2 -> 9.9-13.3, int8 5.2-7.8 -> 7.4-10.3.
+// bf16 and int4 (chunk pairs) keep the general order: bf16 from L3 on the Zen 5 went from
+// 35.6-37.7 to 31.7-33.3 GB/s in either row order. Four heads would need 32 query registers.
 template <class D, typename P, int H>
-constexpr bool kRowsInOrder() {
+constexpr bool kRowPairsInOrder() {
   return HWY_MAX_BYTES >= 64 && H <= 2 && !Paired<D, P>();
 }
 template <int C, int R, int H, class D, typename P>
-HWY_INLINE void ScoreRowsInOrder(D df, P k, std::int64_t stride, std::int32_t d, const float* q,
-                                 hn::Vec<D>* acc) {
+HWY_INLINE void ScoreRowPairs(D df, P k, std::int64_t stride, std::int32_t d, const float* q,
+                              hn::Vec<D>* acc) {
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   hn::Vec<D> qv[H * C];
   for (int h = 0; h < H; ++h)
     for (int c = 0; c < C; ++c) qv[h * C + c] = hn::LoadU(df, q + h * d + c * N);
-  for (int r = 0; r < R; ++r)
-    for (int c = 0; c < C; ++c) {
-      const hn::Vec<D> kv = LoadChunk(df, k + r * stride + c * N);
-      for (int h = 0; h < H; ++h) acc[r * H + h] = hn::MulAdd(kv, qv[h * C + c], acc[r * H + h]);
-    }
+  for (int r0 = 0; r0 < R; r0 += 2)
+    for (int c = 0; c < C; ++c)
+      for (int r = r0; r < R && r < r0 + 2; ++r) {
+        const hn::Vec<D> kv = LoadChunk(df, k + r * stride + c * N);
+        for (int h = 0; h < H; ++h) acc[r * H + h] = hn::MulAdd(kv, qv[h * C + c], acc[r * H + h]);
+      }
 }
 
 // Scores for R rows x H heads: s[h][r] = scale * rowscale * (q_h . k_r).
@@ -359,12 +364,12 @@ HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
   hn::Vec<D> acc[R * H];
   for (int i = 0; i < R * H; ++i) acc[i] = hn::Zero(df);
   std::int64_t j = 0;
-  if constexpr (kRowsInOrder<D, P, H>()) {
+  if constexpr (kRowPairsInOrder<D, P, H>()) {
     if (d == 8 * N) {
-      ScoreRowsInOrder<8, R, H>(df, k, stride, d, q, acc);
+      ScoreRowPairs<8, R, H>(df, k, stride, d, q, acc);
       j = d;
     } else if (d == 4 * N) {
-      ScoreRowsInOrder<4, R, H>(df, k, stride, d, q, acc);
+      ScoreRowPairs<4, R, H>(df, k, stride, d, q, acc);
       j = d;
     }
   }
