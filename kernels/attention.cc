@@ -320,44 +320,6 @@ HWY_INLINE hn::Vec<hn::Full128<float>> Sum4(D d, V a0, V a1, V a2, V a3) {
 }
 #endif
 
-// Rows of C vectors (4 or 8: head_dim 64 or 128 on 512-bit targets) for groups of up to 2 heads:
-// the query in registers, and the block's rows read two at a time, chunk by chunk. The general
-// order below (chunk j of all R rows, then chunk j + 1) reads R rows a row apart at a time, which
-// the hardware prefetchers follow worse than a stream: a synthetic read of 4-row blocks of 512 B
-// rows in that order from DRAM took 12-21 GB/s without software prefetch and 25-27 with it,
-// against 34-37 in address order (Zen 5, 1 thread; results/epyc-zen5-2c-kvm/score-order/). One
-// row after the other (query still in registers) was as fast on the Zen 5 but slower on the EMR
-// host (fp32 from DRAM, 4 rounds, 8.6-10.2 GB/s against 7.9-12.3). Measured (kvbench
-// decode_step, Qwen3-0.6B, alternating rounds, GB/s), chunk order -> this:
-//   Zen 5, 1 thread, 2270 positions (DRAM), 3 rounds: fp32 26.6-29.0 -> 28.5-30.1, fp16
-//     29.4-30.8 -> 30.9-32.4, int8 19.6-20.2 -> 24.8-25.3; 73 positions (L3): fp16 21.9-32.9 ->
-//     35.9-38.0, int8 20.2-21.4 -> 25.8-26.9.
-//   EMR, 1 thread, its DRAM contexts, 4 rounds: fp32 7.9-12.3 -> 9.5-13.0, fp16 9.1-11.4 ->
-//     9.8-11.7, int8 7.0-8.3 -> 7.7-8.6; its LLC contexts: fp32 9.0-10.2 -> 9.9-13.3, int8
-//     5.2-7.8 -> 7.4-10.3. 16 threads, DRAM, 3 rounds: fp32 54.6-99.2 -> 87.6-101.3, fp16 and
-//     int8 within the same spread.
-// bf16 and int4 (chunk pairs) keep the general order: bf16 from L3 on the Zen 5 went from
-// 35.6-37.7 to 31.7-33.3 GB/s in either row order. Four heads would need 32 query registers;
-// pairs of rows reloading the query per chunk left G = 8 (fp32, fp16, int8) unchanged.
-template <class D, typename P, int H>
-constexpr bool kRowPairsInOrder() {
-  return HWY_MAX_BYTES >= 64 && H <= 2 && !Paired<D, P>();
-}
-template <int C, int R, int H, class D, typename P>
-HWY_INLINE void ScoreRowPairs(D df, P k, std::int64_t stride, std::int32_t d, const float* q,
-                              hn::Vec<D>* acc) {
-  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
-  hn::Vec<D> qv[H * C];
-  for (int h = 0; h < H; ++h)
-    for (int c = 0; c < C; ++c) qv[h * C + c] = hn::LoadU(df, q + h * d + c * N);
-  for (int r0 = 0; r0 < R; r0 += 2)
-    for (int c = 0; c < C; ++c)
-      for (int r = r0; r < R && r < r0 + 2; ++r) {
-        const hn::Vec<D> kv = LoadChunk(df, k + r * stride + c * N);
-        for (int h = 0; h < H; ++h) acc[r * H + h] = hn::MulAdd(kv, qv[h * C + c], acc[r * H + h]);
-      }
-}
-
 // Scores for R rows x H heads: s[h][r] = scale * rowscale * (q_h . k_r).
 template <int R, int H, std::int64_t kT, class D, typename P>
 HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
@@ -367,15 +329,6 @@ HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
   hn::Vec<D> acc[R * H];
   for (int i = 0; i < R * H; ++i) acc[i] = hn::Zero(df);
   std::int64_t j = 0;
-  if constexpr (kRowPairsInOrder<D, P, H>()) {
-    if (d == 8 * N) {
-      ScoreRowPairs<8, R, H>(df, k, stride, d, q, acc);
-      j = d;
-    } else if (d == 4 * N) {
-      ScoreRowPairs<4, R, H>(df, k, stride, d, q, acc);
-      j = d;
-    }
-  }
   if constexpr (Paired<D, P>()) {
     for (; j + 2 * N <= d; j += 2 * N) {
       hn::Vec<D> qe[H], qo[H];
