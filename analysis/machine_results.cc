@@ -1,6 +1,7 @@
 #include "analysis/machine_results.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "analysis/roofline.h"
@@ -124,14 +125,35 @@ std::vector<MachineResults> group_by_machine(const std::vector<ResultRow>& rows)
     m->run_ids.insert(r.str(Col::run_id));
     members[key].push_back(&r);
   }
-  // Machines that would share a label say what sets them apart.
+  // Machines that would share a label say what sets them apart: the signature (or ISA) and L2,
+  // then as many of L3 and L1d as it takes (two guests of one Emerald Rapids design, 2 and 16
+  // vCPUs, differ only in the L3 they are shown).
+  const auto size = [](const std::optional<double>& bytes, const char* name, double unit, const char* unit_name) {
+    return bytes ? std::string(", ") + name + " " + std::to_string(std::llround(*bytes / unit)) + " " + unit_name
+                 : std::string();
+  };
+  const auto details = [&](const MachineResults& m) {
+    return std::vector<std::string>{(m.cpu_signature.empty() ? m.isa : m.cpu_signature) +
+                                        size(m.l2_bytes, "L2", 1024.0, "KiB"),
+                                    size(m.l3_bytes, "L3", 1024.0 * 1024.0, "MiB"),
+                                    size(m.l1d_bytes, "L1d", 1024.0, "KiB")};
+  };
   for (MachineResults& m : machines) {
-    const auto same = std::count_if(machines.begin(), machines.end(), [&](const MachineResults& o) {
-      return o.cpu_model == m.cpu_model && o.host == m.host;
-    });
-    if (same < 2) continue;
-    std::string detail = m.cpu_signature.empty() ? m.isa : m.cpu_signature;
-    if (m.l2_bytes) detail += ", L2 " + std::to_string(static_cast<long long>(*m.l2_bytes / 1024)) + " KiB";
+    std::vector<const MachineResults*> namesakes;
+    for (const MachineResults& o : machines) {
+      if (&o != &m && o.cpu_model == m.cpu_model && o.host == m.host) namesakes.push_back(&o);
+    }
+    if (namesakes.empty()) continue;
+    const auto mine = details(m);
+    std::string detail = mine[0];
+    for (std::size_t used = 1; used < mine.size(); ++used) {
+      const bool ambiguous = std::any_of(namesakes.begin(), namesakes.end(), [&](const MachineResults* o) {
+        const auto theirs = details(*o);
+        return std::equal(mine.begin(), mine.begin() + static_cast<std::ptrdiff_t>(used), theirs.begin());
+      });
+      if (!ambiguous) break;
+      detail += mine[used];
+    }
     m.label += " [" + detail + "]";
   }
   for (std::size_t i = 0; i < machines.size(); ++i) {

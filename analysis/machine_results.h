@@ -14,8 +14,8 @@ namespace kvb {
 
 struct MachineResults {
   std::string id;      // short file-name-safe id: "cpu0", "cpu1", ...
-  std::string label;   // "<cpu_model> (<host>)", "[<signature or isa>, L2 <KiB>]" added when
-                       // another machine has the same model and host
+  std::string label;   // "<cpu_model> (<host>)", "[<signature or isa>, L2 <KiB>]" (and L3, L1d
+                       // until it is unique) added when another machine has the same model and host
   std::string cpu_model, cpu_signature, host, isa, compiler, kvbench_version;
   std::set<std::string> run_ids;
   std::optional<double> l1d_bytes, l2_bytes, l3_bytes, llc_bytes;

@@ -275,6 +275,28 @@ TEST(ReportCommand, SameModelAndHostWithOtherCachesAreTwoMachines) {
   EXPECT_EQ(machines[1].l2_bytes, 1024 * 1024.0);
 }
 
+// Two guests of one CPU design (same signature and L2) shown different L3 sizes: the labels go on
+// to the L3, since signature and L2 alone would name both the same.
+TEST(ReportCommand, SameDesignWithOtherL3IsLabelledByItsL3) {
+  const fs::path dir = testing::scratch_dir("Report.SameDesign");
+  SyntheticMachine small, large;
+  small.cpu_model = large.cpu_model = "Intel(R) Xeon(R) Processor";
+  small.cpu_signature = large.cpu_signature = "family 6 model 207 stepping 2";
+  small.llc_bytes = 260 * 1024 * 1024.0;
+  large.llc_bytes = 300 * 1024 * 1024.0;
+  large.run_id = "vm-20261125T200000Z";
+  auto rows = testing::synthetic_run(small);
+  auto more = testing::synthetic_run(large);
+  rows.insert(rows.end(), more.begin(), more.end());
+  testing::write_text(dir / "same.csv", testing::to_csv(rows));
+  const auto machines = group_by_machine(load_results((dir / "same.csv").string()));
+  ASSERT_EQ(machines.size(), 2u);
+  EXPECT_EQ(machines[0].label,
+            "Intel(R) Xeon(R) Processor (hosta) [family 6 model 207 stepping 2, L2 1024 KiB, L3 260 MiB]");
+  EXPECT_EQ(machines[1].label,
+            "Intel(R) Xeon(R) Processor (hosta) [family 6 model 207 stepping 2, L2 1024 KiB, L3 300 MiB]");
+}
+
 TEST(ReportCommand, KneesLandAtTheSyntheticCacheSizes) {
   const fs::path dir = testing::scratch_dir("Report.Knees");
   const auto rows = load_results(write_multi_cpu_csv(dir).string());
