@@ -274,7 +274,9 @@ TEST(EfficiencyTargets, RowsTheFmaPeakKeepsFromTheThresholdAreCounted) {
     ASSERT_NE(l, nullptr);
     EXPECT_EQ(l->beyond_peak, e.beyond_peak);
     ASSERT_EQ(l->peak_bound.has_value(), e.peak_bound.has_value());
-    if (e.peak_bound) EXPECT_NEAR(*l->peak_bound, *e.peak_bound, 1e-9);
+    if (e.peak_bound) {
+      EXPECT_NEAR(*l->peak_bound, *e.peak_bound, 1e-9);
+    }
   }
   // 50% < 70% with room at the peak: not met, and the kernel's to fix.
   EXPECT_EQ(find(lines, TargetKind::kLlcResident, "decode_step", "fp16", 1)->verdict, Verdict::kNotMet);
