@@ -1,10 +1,10 @@
 #include "analysis/machine_results.h"
 
 #include <algorithm>
-#include <cmath>
 #include <vector>
 
 #include "analysis/roofline.h"
+#include "analysis/text_table.h"
 
 namespace kvb {
 namespace {
@@ -128,33 +128,25 @@ std::vector<MachineResults> group_by_machine(const std::vector<ResultRow>& rows)
   // Machines that would share a label say what sets them apart: the signature (or ISA) and L2,
   // then as many of L3 and L1d as it takes (two guests of one Emerald Rapids design, 2 and 16
   // vCPUs, differ only in the L3 they are shown).
-  const auto size = [](const std::optional<double>& bytes, const char* name, double unit, const char* unit_name) {
-    return bytes ? std::string(", ") + name + " " + std::to_string(std::llround(*bytes / unit)) + " " + unit_name
-                 : std::string();
-  };
-  const auto details = [&](const MachineResults& m) {
-    return std::vector<std::string>{(m.cpu_signature.empty() ? m.isa : m.cpu_signature) +
-                                        size(m.l2_bytes, "L2", 1024.0, "KiB"),
-                                    size(m.l3_bytes, "L3", 1024.0 * 1024.0, "MiB"),
-                                    size(m.l1d_bytes, "L1d", 1024.0, "KiB")};
-  };
-  for (MachineResults& m : machines) {
-    std::vector<const MachineResults*> namesakes;
-    for (const MachineResults& o : machines) {
-      if (&o != &m && o.cpu_model == m.cpu_model && o.host == m.host) namesakes.push_back(&o);
+  std::vector<std::vector<std::string>> details;
+  for (const MachineResults& m : machines) {
+    std::string first = m.cpu_signature.empty() ? m.isa : m.cpu_signature;
+    if (m.l2_bytes) first += ", L2 " + std::to_string(static_cast<long long>(*m.l2_bytes / 1024)) + " KiB";
+    details.push_back({first, m.l3_bytes ? ", L3 " + format_bytes(*m.l3_bytes) : "",
+                       m.l1d_bytes ? ", L1d " + format_bytes(*m.l1d_bytes) : ""});
+  }
+  for (std::size_t i = 0; i < machines.size(); ++i) {
+    std::size_t used = 0;
+    for (std::size_t o = 0; o < machines.size(); ++o) {
+      if (o == i || machines[o].cpu_model != machines[i].cpu_model || machines[o].host != machines[i].host) continue;
+      std::size_t same = 0;  // leading details the two share
+      while (same < details[i].size() && details[i][same] == details[o][same]) ++same;
+      used = std::max(used, std::min(same + 1, details[i].size()));
     }
-    if (namesakes.empty()) continue;
-    const auto mine = details(m);
-    std::string detail = mine[0];
-    for (std::size_t used = 1; used < mine.size(); ++used) {
-      const bool ambiguous = std::any_of(namesakes.begin(), namesakes.end(), [&](const MachineResults* o) {
-        const auto theirs = details(*o);
-        return std::equal(mine.begin(), mine.begin() + static_cast<std::ptrdiff_t>(used), theirs.begin());
-      });
-      if (!ambiguous) break;
-      detail += mine[used];
-    }
-    m.label += " [" + detail + "]";
+    if (used == 0) continue;
+    std::string detail;
+    for (std::size_t k = 0; k < used; ++k) detail += details[i][k];
+    machines[i].label += " [" + detail + "]";
   }
   for (std::size_t i = 0; i < machines.size(); ++i) {
     MachineResults& m = machines[i];
