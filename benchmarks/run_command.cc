@@ -684,6 +684,7 @@ int run_main(const std::vector<std::string>& raw_args) {
   const auto topo = Topology::discover();
   const MachineFacts machine = probe_machine(*topo);
   SweepPlan plan = expand_sweep(spec, machine);
+  for (const std::string& note : plan.notes) std::fprintf(stderr, "kvbench: %s\n", note.c_str());
   if (!plan.rejected.empty()) {
     std::string list;
     for (const RejectedConfig& r : plan.rejected) {

@@ -222,7 +222,21 @@ SweepPlan expand_sweep(const SweepSpec& spec, const MachineFacts& machine) {
       probe.shape.head_dim = head_dim;
       probe.shape.context = 1;
       probe.dtype = dtype;
-      for (std::int64_t c : auto_contexts(probe.kv_bytes(), machine)) contexts.push_back(c);
+      for (std::int64_t c : auto_contexts(probe.kv_bytes(), machine)) {
+        if (spec.max_context > 0 && c > spec.max_context) {
+          char llcs[32];
+          std::snprintf(llcs, sizeof llcs, "%.1f",
+                        static_cast<double>(probe.kv_bytes()) * static_cast<double>(spec.max_context) /
+                            static_cast<double>(std::max<std::int64_t>(machine.llc_bytes, 1)));
+          plan.notes.push_back("context auto: " + std::string(dtype_name(dtype)) + " L" +
+                               std::to_string(layers) + " kv" + std::to_string(kv_heads) + " d" +
+                               std::to_string(head_dim) + ": " + std::to_string(c) +
+                               " positions (sized from the LLC) is beyond the model's capacity; held to " +
+                               std::to_string(spec.max_context) + " (" + llcs + " x LLC)");
+          c = spec.max_context;
+        }
+        contexts.push_back(c);
+      }
       std::sort(contexts.begin(), contexts.end());
       contexts.erase(std::unique(contexts.begin(), contexts.end()), contexts.end());
     }

@@ -96,6 +96,9 @@ struct RejectedConfig {
 struct SweepPlan {
   std::vector<DecodeConfig> configs;
   std::vector<RejectedConfig> rejected;
+  // What the expansion chose on the user's behalf and why (context = auto clamped to the
+  // model's capacity), one line each, for the run to print.
+  std::vector<std::string> notes;
 };
 
 // Cartesian product of the spec, each point validated (shape, GQA divisibility, context vs
@@ -104,7 +107,10 @@ struct SweepPlan {
 SweepPlan expand_sweep(const SweepSpec& spec, const MachineFacts& machine);
 
 // Contexts whose whole-cache working set (per_token_bytes each) is < L2, about LLC/2 and
-// >= 4x LLC; duplicates removed, ascending, each >= 1.
+// >= 4x LLC; duplicates removed, ascending, each >= 1. With context = auto, expand_sweep holds
+// a context beyond the model's max-context to max-context (and says so in the plan's notes):
+// the auto sizes come from this machine's caches, not from the user, so a large LLC must not
+// make the default sweep invalid.
 std::vector<std::int64_t> auto_contexts(std::int64_t per_token_bytes, const MachineFacts& machine);
 
 // Bytes a configuration allocates: cache data + scales, the LLC flush buffer (cold), the

@@ -95,6 +95,29 @@ TEST(Sweep, AutoContextsSpanL2LlcAndDram) {
   }
 }
 
+// A machine whose LLC is so large that 4 x LLC is more positions than the model holds (a big
+// cache, or a VM reporting its host's): the auto context is held to the capacity, with a note,
+// instead of making the default sweep invalid.
+TEST(Sweep, AutoContextsBeyondTheModelsCapacityAreHeldToIt) {
+  SweepSpec s = qwen_like();
+  s.context.clear();
+  s.context_auto = true;
+  s.dtypes = {DType::kI8};
+  MachineFacts m = two_pu_machine();
+  m.llc_bytes = std::int64_t{1016} << 20;
+  m.mem_available = std::int64_t{20} << 30;
+  const SweepPlan plan = expand_sweep(s, m);
+  EXPECT_TRUE(plan.rejected.empty());
+  ASSERT_EQ(plan.configs.size(), 3u);
+  EXPECT_EQ(plan.configs.back().shape.context, s.max_context);
+  ASSERT_EQ(plan.notes.size(), 1u);
+  EXPECT_NE(plan.notes[0].find("held to 40960"), std::string::npos) << plan.notes[0];
+  // An explicit context beyond the capacity is still the user's error.
+  s.context_auto = false;
+  s.context = {50000};
+  EXPECT_EQ(expand_sweep(s, m).rejected.size(), 1u);
+}
+
 TEST(Sweep, SlidingWindowBoundsAttendedPositions) {
   DecodeConfig c;
   c.shape.layers = 32;
