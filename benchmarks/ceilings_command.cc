@@ -7,11 +7,13 @@
 #include <boost/program_options.hpp>
 
 #include "benchmarks/commands.h"
+#include "benchmarks/machine_facts.h"
 #include "benchmarks/option_parser.h"
 #include "benchmarks/usage_error.h"
 #include "benchmarks/value_list.h"
 #include "harness/ceilings.h"
 #include "harness/error.h"
+#include "harness/llc_probe.h"
 #include "harness/pin_policy.h"
 #include "harness/thread_pool.h"
 #include "harness/topology.h"
@@ -28,10 +30,20 @@ int ceilings_main(const std::vector<std::string>& args) {
       ("pin", po::value<std::string>()->default_value("compact"), "compact, scatter, none, pus:a+b")
       ("placement", po::value<std::string>()->default_value("first_touch"),
        "first_touch, bind:<node>, interleave")
-      ("min-time", po::value<double>()->default_value(0.2, "0.2"), "seconds per repetition");
+      ("min-time", po::value<double>()->default_value(0.2, "0.2"), "seconds per repetition")
+      ("llc", po::value<std::string>()->default_value("auto"),
+       "LLC size the L3 and DRAM working sets come from: auto, hwloc, measure or a size (32MiB)");
   po::variables_map vm;
   if (parse_layered_or_help(args, desc, &vm, "custom")) return 0;
   const auto topo = Topology::discover();
+  LlcSetting llc_setting;
+  try {
+    llc_setting = parse_llc_setting(vm["llc"].as<std::string>());
+  } catch (const HarnessError& e) {
+    throw UsageError(e.what());
+  }
+  const LlcDecision llc = apply_llc_setting(*topo, llc_setting, read_mem_available_bytes());
+  std::fprintf(stderr, "kvbench: %s\n", llc.summary.c_str());
   const std::string threads_text = vm["threads"].as<std::string>();
   const int threads = threads_text == "all" ? topo->pu_count()
                                             : static_cast<int>(parse_positive(threads_text, "threads"));

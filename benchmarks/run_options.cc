@@ -5,6 +5,7 @@
 #include "benchmarks/shape_options.h"
 #include "benchmarks/usage_error.h"
 #include "benchmarks/value_list.h"
+#include "harness/error.h"
 
 namespace kvb {
 namespace po = boost::program_options;
@@ -76,6 +77,10 @@ po::options_description run_options() {
       ("min-time", po::value<double>()->default_value(0.1, "0.1"), "minimum seconds per repetition")
       ("placement", po::value<std::string>()->default_value("first_touch"),
        "first_touch, bind:<node> or interleave")
+      ("llc", po::value<std::string>()->default_value("auto"),
+       "LLC size everything LLC-sized uses (auto contexts, ceilings, ws_level): hwloc, measure "
+       "(one core's read bandwidth knee), a size (32MiB), or auto (hwloc's unless a quarter of it "
+       "already reads far slower than just past the L2; then measured)")
       ("counters", po::value<std::string>(), "PAPI events to read besides kvbench's SDE events")
       ("validate-layers", po::value<std::string>()->default_value("3"),
        "layers checked against the double reference per configuration")
@@ -173,6 +178,11 @@ RunSettings run_settings_from(const po::variables_map& vm,
     throw UsageError("--append and --resume need --out naming the existing file");
   }
   s.placement = vm["placement"].as<std::string>();
+  try {
+    s.llc = parse_llc_setting(vm["llc"].as<std::string>());
+  } catch (const HarnessError& e) {
+    throw UsageError(e.what());
+  }
   if (vm.count("counters")) s.counters = split_list(vm["counters"].as<std::string>(), "counters");
   s.validate_layers =
       static_cast<int>(parse_positive(vm["validate-layers"].as<std::string>(), "validate-layers"));

@@ -6,6 +6,7 @@
 
 #include <boost/program_options/options_description.hpp>
 #include <boost/program_options/variables_map.hpp>
+#include "harness/llc_probe.h"
 
 namespace kvb {
 
@@ -44,6 +45,7 @@ struct RunSettings {
   bool skip_invalid = false;
   bool dry_run = false;
   std::string placement = "first_touch";
+  LlcSetting llc;                     // --llc: where the LLC size comes from (harness/llc_probe)
   std::vector<std::string> counters;  // PAPI events besides kvbench's SDE events
   int validate_layers = 3;            // layers checked against the double reference
   bool time_weights = false;          // cache-state weights: time the weight streaming too

@@ -73,7 +73,7 @@ struct DecodeConfig {
 struct SweepSpec {
   std::string model = "custom";
   std::vector<std::int64_t> layers, q_heads, kv_heads, head_dim, context;
-  bool context_auto = false;  // context = auto: per dtype, working sets < L2, ~LLC/2, >= 4x LLC
+  bool context_auto = false;  // context = auto: per dtype, working sets < L2, ~LLC/2, >= max(4x LLC, 1 GiB)
   std::int64_t max_context = 0;
   std::vector<std::int64_t> window{0};  // sliding windows swept; 0 = full attention
   std::int64_t sliding_layers = 0, global_layers = 0;  // --sliding-pattern S:G
@@ -107,7 +107,8 @@ struct SweepPlan {
 SweepPlan expand_sweep(const SweepSpec& spec, const MachineFacts& machine);
 
 // Contexts whose whole-cache working set (per_token_bytes each) is < L2, about LLC/2 and
-// >= 4x LLC; duplicates removed, ascending, each >= 1. With context = auto, expand_sweep holds
+// >= max(4x LLC, 1 GiB) (the DRAM read ceiling's working set); duplicates removed, ascending,
+// each >= 1. With context = auto, expand_sweep holds
 // a context beyond the model's max-context to max-context (and says so in the plan's notes):
 // the auto sizes come from this machine's caches, not from the user, so a large LLC must not
 // make the default sweep invalid.

@@ -1,4 +1,5 @@
 // kvbench topo: what hwloc sees (caches, PUs, memory) and where it disagrees with the OS.
+#include <cstdio>
 #include <iostream>
 
 #include <boost/program_options.hpp>
@@ -6,6 +7,9 @@
 #include "benchmarks/commands.h"
 #include "benchmarks/machine_probe.h"
 #include "benchmarks/option_parser.h"
+#include "benchmarks/usage_error.h"
+#include "harness/error.h"
+#include "harness/llc_probe.h"
 #include "harness/topology.h"
 
 namespace kvb {
@@ -14,11 +18,31 @@ namespace po = boost::program_options;
 int topo_main(const std::vector<std::string>& args) {
   po::options_description desc("kvbench topo: machine topology as kvbench sizes it\n\n"
                                "Usage: kvbench topo");
-  desc.add_options()("help,h", "this help");
+  desc.add_options()("help,h", "this help")
+      ("llc", po::value<std::string>()->default_value("auto"),
+       "LLC size kvbench sizes from: auto, hwloc, measure (prints one core's read bandwidth "
+       "curve), or a size such as 32MiB");
   po::variables_map vm;
   if (parse_layered_or_help(args, desc, &vm, "custom")) return 0;
   const auto topo = Topology::discover();
   std::cout << topo->describe();
+  LlcSetting setting;
+  try {
+    setting = parse_llc_setting(vm["llc"].as<std::string>());
+  } catch (const HarnessError& e) {
+    throw UsageError(e.what());
+  }
+  const LlcDecision llc = apply_llc_setting(*topo, setting, read_mem_available_bytes());
+  if (!llc.curve.empty()) {
+    std::cout << "\none core's read bandwidth (the LLC probe):\n";
+    for (const ReadPoint& p : llc.curve) {
+      char line[96];
+      std::snprintf(line, sizeof line, "  %10.1f MiB %8.1f GB/s\n", static_cast<double>(p.bytes) / double(1 << 20),
+                    p.gbps);
+      std::cout << line;
+    }
+  }
+  std::cout << "\nLLC: " << llc.summary << "\n";
   const MachineFacts m = probe_machine(*topo);
   std::cout << "\nkvbench sizing: L2 " << m.l2_bytes << " bytes per instance, LLC " << m.llc_bytes
             << " bytes, MemAvailable " << m.mem_available << " bytes, " << m.pus_total << " PUs\n";

@@ -190,6 +190,29 @@ CeilingResult measure_bandwidth(ThreadPool& pool, CeilingKind kind, const Ceilin
   return r;
 }
 
+std::vector<CeilingResult> measure_read_curve(ThreadPool& pool, const Topology& topo,
+                                              const std::vector<std::int64_t>& sizes,
+                                              const CeilingOptions& opt) {
+  std::vector<CeilingResult> out;
+  if (sizes.empty()) return out;
+  const std::int64_t largest = *std::max_element(sizes.begin(), sizes.end()) / kChunkAlign * kChunkAlign;
+  if (largest <= 0) throw HarnessError("read curve: working sets must be at least one page");
+  Buffer buf(topo, static_cast<std::size_t>(largest), opt.placement);
+  float* base = static_cast<float*>(buf.data());
+  const std::int64_t floats = largest / static_cast<std::int64_t>(sizeof(float));
+  first_touch(pool, 1, base, floats);
+  const ThpState thp = buf.thp();
+  for (std::int64_t bytes : sizes) {
+    const std::int64_t slice = bytes / kChunkAlign * kChunkAlign / static_cast<std::int64_t>(sizeof(float));
+    if (slice <= 0) continue;
+    CeilingResult r = sweep(pool, CeilingKind::kRead, 1, base, floats, slice, opt);
+    r.level = "curve";
+    r.thp = thp;
+    out.push_back(r);
+  }
+  return out;
+}
+
 CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt) {
   const int T = pool.size();
   std::vector<float> sinks(static_cast<std::size_t>(T) * 16);

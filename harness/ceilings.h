@@ -79,6 +79,12 @@ class CeilingBuffer {
 // pool must sit on the PUs of the one that first touched the buffer.
 CeilingResult measure_bandwidth(ThreadPool& pool, CeilingKind kind, const CeilingBuffer& buffer,
                                 const CeilingOptions& opt);
+// Read bandwidth of the pool's first worker alone over the first `bytes` of one buffer, for each
+// of `sizes` (ascending; rounded down to whole pages): one allocation of the largest, touched
+// once, so a curve of many working sets costs one first touch (harness/llc_probe).
+std::vector<CeilingResult> measure_read_curve(ThreadPool& pool, const Topology& topo,
+                                              const std::vector<std::int64_t>& sizes,
+                                              const CeilingOptions& opt);
 // Peak FP32 FMA on registers, all workers.
 CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt);
 // Every kind at every working-set level, then FMA.

@@ -29,7 +29,7 @@ const std::vector<std::string>& csv_base_columns() {
       // identity and machine
       "schema_version", "run_id", "timestamp", "host", "cpu_vendor", "cpu_model", "cpu_signature", "isa",
       "pus_total", "numa_nodes",
-      "l1d_bytes", "l2_bytes", "l3_bytes", "llc_bytes", "mem_bytes", "os_kernel", "hypervisor", "thp_mode",
+      "l1d_bytes", "l2_bytes", "l3_bytes", "llc_bytes", "llc_source", "llc_hwloc_bytes", "mem_bytes", "os_kernel", "hypervisor", "thp_mode",
       "governor", "compiler", "cxx_flags", "git_commit", "kvbench_version",
       // configuration
       "benchmark", "model", "layout", "dtype", "layers", "q_heads", "kv_heads", "head_dim", "context", "window",

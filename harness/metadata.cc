@@ -156,6 +156,8 @@ RunMetadata collect_metadata(const Topology& topo, const std::vector<unsigned>& 
   m.l2_bytes = topo.cache_bytes(2).value_or(0);
   m.l3_bytes = topo.cache_bytes(3).value_or(0);
   m.llc_bytes = topo.llc_bytes_for(pus_used);
+  m.llc_source = topo.llc_source();
+  m.llc_hwloc_bytes = topo.hwloc_llc_bytes_for(pus_used);
   // Physical memory as the OS reports it; hwloc's NUMA total may differ in a VM and is
   // listed in Topology::os_disagreements().
   m.mem_bytes = static_cast<std::int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);
@@ -192,6 +194,8 @@ std::vector<std::pair<std::string, std::string>> metadata_columns(const RunMetad
       {"l2_bytes", opt_bytes(m.l2_bytes)},
       {"l3_bytes", opt_bytes(m.l3_bytes)},
       {"llc_bytes", opt_bytes(m.llc_bytes)},
+      {"llc_source", m.llc_source},
+      {"llc_hwloc_bytes", opt_bytes(m.llc_hwloc_bytes)},
       {"mem_bytes", opt_bytes(m.mem_bytes)},
       {"os_kernel", m.os_kernel},
       {"hypervisor", m.hypervisor},

@@ -22,6 +22,8 @@ struct RunMetadata {
   int numa_nodes = 0;
   std::int64_t l1d_bytes = 0, l2_bytes = 0, l3_bytes = 0;  // 0 = absent (CSV empty)
   std::int64_t llc_bytes = 0;  // LLC shared by the PUs used
+  std::string llc_source;      // where its size came from: hwloc, measured, option (harness/llc_probe)
+  std::int64_t llc_hwloc_bytes = 0;  // what hwloc said of the same instances
   std::int64_t mem_bytes = 0;
   std::string os_kernel;
   std::string hypervisor;      // "none" or vendor, e.g. "KVM"

@@ -200,6 +200,44 @@ std::int64_t Topology::llc_bytes_for(const std::vector<unsigned>& pus) const {
   return l ? cache_bytes_for(l, pus) : 0;
 }
 
+void Topology::replace_llc(std::int64_t bytes, const std::string& source, const std::string& why) {
+  const int l = last_level();
+  if (l == 0 || bytes <= 0) return;
+  CacheInstance merged;
+  std::set<unsigned> pus;
+  std::vector<CacheInstance> kept;
+  const bool first_replacement = llc_source_ == "hwloc";
+  for (CacheInstance& c : caches_) {
+    if (c.level != l || c.type == CacheType::kInstruction) {
+      kept.push_back(std::move(c));
+      continue;
+    }
+    if (first_replacement) hwloc_llc_.push_back(c);
+    merged.level = c.level;
+    merged.type = c.type;
+    merged.line_bytes = c.line_bytes;
+    pus.insert(c.pus.begin(), c.pus.end());
+  }
+  merged.bytes = bytes;
+  merged.pus.assign(pus.begin(), pus.end());
+  kept.push_back(std::move(merged));
+  caches_ = std::move(kept);
+  llc_source_ = source;
+  disagreements_.push_back(why);
+}
+
+std::int64_t Topology::hwloc_llc_bytes_for(const std::vector<unsigned>& pus) const {
+  if (llc_source_ == "hwloc") return llc_bytes_for(pus);
+  const std::vector<unsigned>& want = pus.empty() ? pus_ : pus;
+  std::int64_t sum = 0;
+  for (const CacheInstance& c : hwloc_llc_) {
+    bool touched = false;
+    for (unsigned p : want) touched |= std::find(c.pus.begin(), c.pus.end(), p) != c.pus.end();
+    if (touched) sum += c.bytes;
+  }
+  return sum;
+}
+
 unsigned Topology::numa_node_of(unsigned pu) const {
   hwloc_obj_t obj = hwloc_get_pu_obj_by_os_index(topo_, pu);
   if (!obj) return 0;

@@ -49,6 +49,15 @@ class Topology {
   unsigned numa_node_of(unsigned pu) const;
   bool has_pu(unsigned pu) const noexcept;
 
+  // Replaces the last-level cache instances by one instance of `bytes` shared by all their PUs,
+  // where hwloc's size is not what a core can use (a guest shown its host's socket-wide L3):
+  // `source` says where the size came from ("measured", "option"), `why` is recorded with the
+  // disagreements. Everything sized from the LLC afterwards (ceilings, auto contexts, CSV) uses it.
+  void replace_llc(std::int64_t bytes, const std::string& source, const std::string& why);
+  const std::string& llc_source() const noexcept { return llc_source_; }  // "hwloc" unless replaced
+  // llc_bytes_for as hwloc reported it, before any replacement.
+  std::int64_t hwloc_llc_bytes_for(const std::vector<unsigned>& pus) const;
+
   // Where hwloc and the OS (/sys/devices/system, /proc/meminfo) disagree, one line each.
   const std::vector<std::string>& os_disagreements() const noexcept { return disagreements_; }
   // Multi-line human-readable description (`kvbench topo`).
@@ -64,6 +73,8 @@ class Topology {
   std::int64_t memory_bytes_ = 0;
   std::vector<CacheInstance> caches_;
   std::vector<std::string> disagreements_;
+  std::string llc_source_ = "hwloc";
+  std::vector<CacheInstance> hwloc_llc_;  // hwloc's LLC instances, once replaced
 };
 
 }  // namespace kvb

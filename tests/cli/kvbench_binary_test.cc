@@ -101,8 +101,8 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
   const Csv csv = read_csv(dir_ / "smoke.csv");
   const std::vector<std::string> required = {
       "schema_version", "run_id", "timestamp", "host", "cpu_vendor", "cpu_model", "isa",
-      "pus_total", "numa_nodes", "l1d_bytes", "l2_bytes", "l3_bytes", "llc_bytes", "mem_bytes",
-      "os_kernel", "hypervisor", "thp_mode", "governor", "compiler", "cxx_flags", "git_commit",
+      "pus_total", "numa_nodes", "l1d_bytes", "l2_bytes", "l3_bytes", "llc_bytes", "llc_source",
+      "llc_hwloc_bytes", "mem_bytes", "os_kernel", "hypervisor", "thp_mode", "governor", "compiler", "cxx_flags", "git_commit",
       "kvbench_version", "benchmark", "model", "layout", "dtype", "layers", "q_heads",
       "kv_heads", "head_dim", "context", "window", "batch", "threads", "pin", "pu_list",
       "placement", "thp", "cache_state", "ws_level", "aggregate", "repetition", "iterations",
@@ -389,6 +389,8 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
       {"run --benchmark_bogus=1 --config ci-smoke", "benchmark_bogus"},
       {"sizee", "did you mean 'size'"},
       {"size --format xml", "bad value 'xml' for --format"},
+      {std::string(kSmoke) + "--llc huge", "bad value 'huge' for --llc"},
+      {"topo --llc 12", "bad value '12' for --llc"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args);
@@ -404,6 +406,23 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
   EXPECT_NE(r.err.find("'--kv-heads'"), std::string::npos) << r.err;
   // Nothing ran, so no results file was started.
   EXPECT_FALSE(fs::exists(dir_ / "results"));
+}
+
+// --llc SIZE replaces hwloc's LLC for everything sized from it, and the rows say so.
+TEST_F(KvbenchBinary, AGivenLlcSizesTheRunAndIsRecorded) {
+  const Result r = run(std::string(kSmoke) + "--dtype fp32 --context 64 --llc 24MiB --out llc.csv");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("LLC 24.0 MiB from --llc"), std::string::npos) << r.err;
+  const Csv csv = read_csv(dir_ / "llc.csv");
+  ASSERT_FALSE(csv.rows.empty());
+  for (const auto& row : csv.rows) {
+    EXPECT_EQ(row.at("llc_source"), "option");
+    EXPECT_EQ(row.at("llc_bytes"), std::to_string(24 << 20));
+    EXPECT_FALSE(row.at("llc_hwloc_bytes").empty());
+    // The L3 ceiling reads half of it.
+    if (row.at("benchmark") == "ceiling_read" && row.at("ws_level") == "L3")
+      EXPECT_EQ(row.at("working_set_bytes"), std::to_string(12 << 20));
+  }
 }
 
 TEST_F(KvbenchBinary, LowPrecisionDtypesRunAndValidate) {

@@ -92,6 +92,8 @@ TEST(Sweep, AutoContextsSpanL2LlcAndDram) {
     EXPECT_LE(plan.configs[i + 1].kv_bytes(), m.llc_bytes / 2);
     EXPECT_GT(plan.configs[i + 1].kv_bytes(), m.llc_bytes / 4);
     EXPECT_GE(plan.configs[i + 2].kv_bytes(), 4 * m.llc_bytes);
+    EXPECT_GE(plan.configs[i + 2].kv_bytes(), std::int64_t{1} << 30);  // as the DRAM ceiling
+    EXPECT_LT(plan.configs[i + 2].kv_bytes(), (std::int64_t{1} << 30) + (std::int64_t{1} << 20));
   }
 }
 

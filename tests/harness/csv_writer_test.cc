@@ -118,8 +118,10 @@ TEST(CsvWriter, SchemaColumnsInDocumentedOrder) {
   EXPECT_EQ(c.front(), "schema_version");
   EXPECT_EQ(c.back(), "max_rel_err");
   // 57 + block_size, block_order, seq_lens, query_tokens, sliding_pattern, ceiling_before_gbps,
-  // ceiling_after_gbps, cpu_signature
-  EXPECT_EQ(c.size(), 65u);
+  // ceiling_after_gbps, cpu_signature, llc_source, llc_hwloc_bytes
+  EXPECT_EQ(c.size(), 67u);
+  EXPECT_EQ(*(std::find(c.begin(), c.end(), "llc_bytes") + 1), "llc_source");
+  EXPECT_EQ(*(std::find(c.begin(), c.end(), "llc_source") + 1), "llc_hwloc_bytes");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "cpu_model") + 1), "cpu_signature");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "pct_of_ceiling") + 1), "ceiling_before_gbps");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "ceiling_before_gbps") + 1), "ceiling_after_gbps");

@@ -1,0 +1,186 @@
+#include "harness/llc_probe.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+#include "harness/ceilings.h"
+#include "harness/error.h"
+#include "harness/pin_policy.h"
+#include "harness/thread_pool.h"
+#include "harness/topology.h"
+
+namespace kvb {
+namespace {
+
+constexpr double kPlateauOverDram = 1.3;  // below this the curve shows no cache to place
+constexpr double kDoubtRatio = 1.5;       // auto: reads at LLC / 4 this much slower than past the L2
+
+std::string mib(std::int64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / double(1 << 20));
+  return buf;
+}
+
+std::int64_t nearest_power_of_two(std::int64_t bytes) {
+  const double e = std::round(std::log2(static_cast<double>(std::max<std::int64_t>(bytes, 1))));
+  return std::int64_t{1} << static_cast<int>(std::clamp(e, 0.0, 62.0));
+}
+
+std::string curve_text(const LlcEstimate& e) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "one core reads %.1f GB/s at best, %.1f GB/s from DRAM", e.plateau_gbps,
+                e.dram_gbps);
+  return buf;
+}
+
+}  // namespace
+
+LlcEstimate estimate_llc(const std::vector<ReadPoint>& curve) {
+  LlcEstimate e;
+  if (curve.size() < 3) return e;
+  const auto best = std::max_element(curve.begin(), curve.end(),
+                                     [](const ReadPoint& a, const ReadPoint& b) { return a.gbps < b.gbps; });
+  e.plateau_gbps = best->gbps;
+  // The last octave: every point at least half the largest working set.
+  std::vector<double> tail;
+  for (const ReadPoint& p : curve)
+    if (2 * p.bytes >= curve.back().bytes) tail.push_back(p.gbps);
+  std::sort(tail.begin(), tail.end());
+  e.dram_gbps = tail.size() % 2 ? tail[tail.size() / 2]
+                                : 0.5 * (tail[tail.size() / 2 - 1] + tail[tail.size() / 2]);
+  if (e.plateau_gbps < kPlateauOverDram * e.dram_gbps) return e;
+  const double half = 0.5 * (e.plateau_gbps + e.dram_gbps);
+  // The first fall below halfway after the plateau's best point. With LRU a streamed set one
+  // line over the cache misses every line, so the fall sits at the capacity; with the adaptive
+  // policies of current LLCs a set of s > C bytes still hits about C / s of its lines, which
+  // puts the halfway point up to about 1.35 C. Either way the knee is the size the cache holds.
+  for (auto it = best + 1; it != curve.end(); ++it) {
+    if (it->gbps >= half) continue;
+    const ReadPoint& a = *(it - 1);
+    const double f = (a.gbps - half) / std::max(a.gbps - it->gbps, 1e-9);
+    const double la = std::log2(static_cast<double>(a.bytes));
+    const double lb = std::log2(static_cast<double>(it->bytes));
+    e.knee_bytes = static_cast<std::int64_t>(std::exp2(la + f * (lb - la)));
+    return e;
+  }
+  e.knee_bytes = curve.back().bytes;  // never fell: a cache at least this large
+  return e;
+}
+
+std::vector<std::int64_t> llc_probe_sizes(std::int64_t l2_bytes, std::int64_t largest_bytes,
+                                          std::int64_t mem_available) {
+  const std::int64_t lo = 2 * std::max<std::int64_t>(l2_bytes, 256 << 10);
+  std::int64_t hi = std::max<std::int64_t>(largest_bytes, std::int64_t{256} << 20);
+  if (mem_available > 0) hi = std::min(hi, mem_available / 4);
+  std::vector<std::int64_t> sizes;
+  for (double s = static_cast<double>(lo); s <= static_cast<double>(hi) * 1.0001; s *= std::sqrt(2.0))
+    sizes.push_back(static_cast<std::int64_t>(s) / 4096 * 4096);
+  return sizes;
+}
+
+LlcSetting parse_llc_setting(const std::string& text) {
+  if (text == "auto") return {LlcPolicy::kAuto, 0};
+  if (text == "hwloc") return {LlcPolicy::kHwloc, 0};
+  if (text == "measure") return {LlcPolicy::kMeasure, 0};
+  std::size_t pos = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &pos);
+  } catch (const std::exception&) {
+    pos = 0;
+  }
+  const std::string unit = pos ? text.substr(pos) : "";
+  const std::pair<const char*, double> units[] = {
+      {"", 1},           {"B", 1},          {"KiB", 1024.0},   {"MiB", 1048576.0}, {"GiB", 1073741824.0},
+      {"KB", 1e3},       {"kB", 1e3},       {"MB", 1e6},       {"GB", 1e9}};
+  for (const auto& [name, mult] : units) {
+    if (pos == 0 || unit != name) continue;
+    const double bytes = v * mult;
+    if (!(bytes >= 4096 && bytes < 1e15)) break;
+    return {LlcPolicy::kFixed, static_cast<std::int64_t>(bytes)};
+  }
+  throw HarnessError("bad value '" + text +
+                     "' for --llc: expected auto, hwloc, measure or a size of at least 4 KiB "
+                     "(e.g. 32MiB)");
+}
+
+LlcDecision decide_llc(const LlcSetting& setting, std::int64_t hwloc_bytes, std::vector<ReadPoint> curve) {
+  LlcDecision d;
+  d.hwloc_bytes = hwloc_bytes;
+  d.curve = std::move(curve);
+  const std::string hw = "hwloc's LLC " + mib(hwloc_bytes);
+  switch (setting.policy) {
+    case LlcPolicy::kHwloc:
+      d.summary = hw + " (--llc hwloc)";
+      return d;
+    case LlcPolicy::kFixed:
+      d.bytes = setting.bytes;
+      d.source = "option";
+      d.summary = "LLC " + mib(d.bytes) + " from --llc, instead of " + hw;
+      return d;
+    case LlcPolicy::kAuto:
+    case LlcPolicy::kMeasure:
+      break;
+  }
+  d.estimate = estimate_llc(d.curve);
+  const std::int64_t knee = d.estimate.knee_bytes;
+  if (knee <= 0) {
+    d.summary = hw + " kept: no cache beyond the L2 shows in the reads (" + curve_text(d.estimate) + ")";
+    return d;
+  }
+  const bool agrees = 2 * knee >= hwloc_bytes && knee <= 2 * hwloc_bytes;
+  if (setting.policy == LlcPolicy::kAuto && agrees) {
+    d.summary = hw + " kept: reads fall to DRAM speed past " + mib(knee) + " (" + curve_text(d.estimate) + ")";
+    return d;
+  }
+  d.bytes = nearest_power_of_two(knee);
+  d.source = "measured";
+  d.summary = "LLC " + mib(d.bytes) + " measured, instead of " + hw + ": reads fall to DRAM speed past " +
+              mib(knee) + " (" + curve_text(d.estimate) + ")";
+  return d;
+}
+
+LlcDecision apply_llc_setting(Topology& topo, const LlcSetting& setting, std::int64_t mem_available) {
+  const int level = topo.last_level();
+  const std::int64_t hwloc_bytes = topo.pus().empty() ? 0 : topo.cache_bytes_for(level, {topo.pus()[0]});
+  if (level < 3 || hwloc_bytes <= 0) {  // the deepest cache is a private level: nothing shared to size
+    LlcDecision d = decide_llc({LlcPolicy::kHwloc, 0}, hwloc_bytes, {});
+    d.summary = "no cache level beyond the L2 in hwloc's topology";
+    return d;
+  }
+  std::vector<ReadPoint> curve;
+  if (setting.policy == LlcPolicy::kAuto || setting.policy == LlcPolicy::kMeasure) {
+    ThreadPool pool(topo, 1, parse_pin_policy("compact"));
+    CeilingOptions opt;
+    opt.min_seconds = 0.02;
+    opt.repetitions = 3;
+    const std::int64_t l2 = topo.cache_bytes(2).value_or(0);
+    std::int64_t top = 4 * hwloc_bytes;
+    if (setting.policy == LlcPolicy::kAuto) {
+      // A quarter of a cache streams at about its best speed; where a quarter of hwloc's LLC
+      // already reads far slower than just past the L2, hwloc's size is in doubt, and only then
+      // is the whole curve measured (up to that quarter, where reads were already slow).
+      const std::vector<std::int64_t> check = {llc_probe_sizes(l2, 0, 0).front(), hwloc_bytes / 4};
+      const std::vector<CeilingResult> r = measure_read_curve(pool, topo, check, opt);
+      if (r.size() < 2 || check[1] <= check[0] || r[1].gbps * kDoubtRatio >= r[0].gbps) {
+        LlcDecision d = decide_llc({LlcPolicy::kHwloc, 0}, hwloc_bytes, {});
+        char buf[160];
+        if (r.size() == 2)
+          std::snprintf(buf, sizeof buf, " kept: one core reads %.1f GB/s at %s, %.1f GB/s at %s", r[0].gbps,
+                        mib(r[0].working_set_bytes).c_str(), r[1].gbps, mib(r[1].working_set_bytes).c_str());
+        d.summary = "hwloc's LLC " + mib(hwloc_bytes) + (r.size() == 2 ? buf : " kept");
+        return d;
+      }
+      top = hwloc_bytes / 4;
+    }
+    for (const CeilingResult& r : measure_read_curve(pool, topo, llc_probe_sizes(l2, top, mem_available), opt))
+      curve.push_back({r.working_set_bytes, r.gbps});
+  }
+  LlcDecision d = decide_llc(setting, hwloc_bytes, std::move(curve));
+  if (d.bytes > 0) topo.replace_llc(d.bytes, d.source, d.summary);
+  return d;
+}
+
+}  // namespace kvb

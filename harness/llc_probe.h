@@ -1,0 +1,67 @@
+// The last-level cache one core can use, from measured read bandwidth. A guest is often shown
+// its host's socket-wide L3: the 2-vCPU Zen 5 guest reads 508 MiB per vCPU from CPUID
+// 0x80000006, where one core's reads fall to DRAM speed past about 24 MB. kvbench sizes its
+// LLC-resident contexts, its DRAM contexts and the ceilings' working sets from the LLC, so a
+// size no core can use puts all of them in the wrong place. `--llc` chooses: hwloc's size,
+// the measured one, a given one, or (auto) hwloc's unless the measurement contradicts it.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kvb {
+
+class Topology;
+
+struct ReadPoint {
+  std::int64_t bytes = 0;  // working set
+  double gbps = 0;         // read bandwidth of one core
+};
+
+struct LlcEstimate {
+  double plateau_gbps = 0;      // the best read bandwidth of the curve (past the L2)
+  double dram_gbps = 0;         // median of the curve's last octave
+  std::int64_t knee_bytes = 0;  // where reads fall halfway from the plateau to DRAM (log-size
+                                // interpolation); 0: no plateau 1.3x above DRAM to place it
+};
+// The curve ascending in bytes, from beyond the L2 to well beyond any cache. Pure.
+LlcEstimate estimate_llc(const std::vector<ReadPoint>& curve);
+
+// Working sets the probe reads: two per octave from 2 x `l2_bytes` to max(`largest_bytes`,
+// 256 MiB), capped at a quarter of `mem_available` (0: no cap). `--llc measure` reads up to
+// 4 x hwloc's LLC; auto, where it doubts hwloc's size, up to a quarter of it.
+std::vector<std::int64_t> llc_probe_sizes(std::int64_t l2_bytes, std::int64_t largest_bytes,
+                                          std::int64_t mem_available);
+
+enum class LlcPolicy { kAuto, kHwloc, kMeasure, kFixed };
+struct LlcSetting {
+  LlcPolicy policy = LlcPolicy::kAuto;
+  std::int64_t bytes = 0;  // kFixed
+};
+// "auto", "hwloc", "measure" or a size: bytes, or with KiB/MiB/GiB (binary) or KB/MB/GB
+// (decimal). Throws HarnessError naming the value otherwise.
+LlcSetting parse_llc_setting(const std::string& text);
+
+struct LlcDecision {
+  std::vector<ReadPoint> curve;   // empty unless measured
+  LlcEstimate estimate;
+  std::int64_t hwloc_bytes = 0;   // hwloc's LLC instance holding the first PU
+  std::int64_t bytes = 0;         // the instance size chosen; 0: hwloc's kept
+  std::string source = "hwloc";   // hwloc, measured, option
+  std::string summary;            // one line for the user
+};
+// What the setting makes of hwloc's size and a measured curve (empty for hwloc and fixed
+// sizes). Auto keeps hwloc's size unless the knee lies outside [hwloc / 2, 2 x hwloc]; measure
+// takes the knee whenever there is one. A measured size is the knee rounded to the nearest
+// power of two (in log scale), so the contexts sized from it stay put from run to run. Pure.
+LlcDecision decide_llc(const LlcSetting& setting, std::int64_t hwloc_bytes,
+                       std::vector<ReadPoint> curve);
+
+// Measures where the setting needs it (one thread on the first PU), decides, and replaces
+// topo's LLC by the chosen size (one instance shared by the PUs of hwloc's LLC instances).
+// Auto first reads two working sets (twice the L2, a quarter of hwloc's LLC: a tenth of a
+// second) and measures the whole curve only where the second reads 1.5x slower than the first;
+// measure always reads the curve (a few seconds). Machines whose deepest cache is the L2 keep it.
+LlcDecision apply_llc_setting(Topology& topo, const LlcSetting& setting, std::int64_t mem_available);
+
+}  // namespace kvb

@@ -1,0 +1,150 @@
+#include "harness/llc_probe.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "harness/error.h"
+#include "harness/topology.h"
+
+namespace kvb {
+namespace {
+
+constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+
+// Reads of a cache of `cache` bytes with plateau P and memory D under an adaptive policy: a set
+// of s > C bytes hits C / s of its lines, each line costing 1/P or 1/D.
+std::vector<ReadPoint> curve_of(std::int64_t cache, double plateau, double dram, std::int64_t from,
+                                std::int64_t to) {
+  std::vector<ReadPoint> c;
+  for (double s = static_cast<double>(from); s <= static_cast<double>(to); s *= std::sqrt(2.0)) {
+    const double hit = std::min(1.0, static_cast<double>(cache) / s);
+    c.push_back({static_cast<std::int64_t>(s), 1.0 / (hit / plateau + (1.0 - hit) / dram)});
+  }
+  return c;
+}
+
+// What the 2-vCPU Zen 5 guest measured (kvbench topo --llc measure, 2026-11-26).
+std::vector<ReadPoint> zen5_guest() {
+  return {{2 * kMiB, 106.8},       {3 * kMiB, 104.4},    {4 * kMiB, 100.4},   {6 * kMiB, 97.9},
+          {8 * kMiB, 97.0},        {11 * kMiB, 95.7},    {16 * kMiB, 83.3},   {23 * kMiB, 60.7},
+          {32 * kMiB, 63.7},       {45 * kMiB, 59.5},    {64 * kMiB, 53.3},   {91 * kMiB, 47.0},
+          {128 * kMiB, 42.0},      {181 * kMiB, 39.5},   {256 * kMiB, 36.9},  {362 * kMiB, 35.7},
+          {512 * kMiB, 36.2},      {724 * kMiB, 36.7},   {1024 * kMiB, 37.3}, {1448 * kMiB, 37.6}};
+}
+
+TEST(LlcProbe, KneeOfAnAdaptiveCacheIsWithinItsSizeAndAThirdMore) {
+  for (std::int64_t cache : {8 * kMiB, 32 * kMiB, 260 * kMiB}) {
+    const LlcEstimate e = estimate_llc(curve_of(cache, 100.0, 30.0, 2 * kMiB, 16 * cache));
+    EXPECT_NEAR(e.plateau_gbps, 100.0, 1e-9);
+    EXPECT_NEAR(e.dram_gbps, 30.0, 3.0);  // the last octave still hits 1/16-1/8 of its lines
+    EXPECT_GE(e.knee_bytes, cache) << cache;
+    EXPECT_LE(e.knee_bytes, cache * 14 / 10) << cache;
+  }
+}
+
+TEST(LlcProbe, KneeOfTheZen5GuestIsAboutTwentyMiB) {
+  const LlcEstimate e = estimate_llc(zen5_guest());
+  EXPECT_NEAR(e.dram_gbps, 37.3, 1e-9);  // median of 724, 1024 and 1448 MiB
+  EXPECT_GT(e.knee_bytes, 16 * kMiB);
+  EXPECT_LT(e.knee_bytes, 23 * kMiB);
+}
+
+TEST(LlcProbe, AFlatCurveHasNoKnee) {
+  std::vector<ReadPoint> flat;
+  for (std::int64_t s = 2 * kMiB; s <= 1024 * kMiB; s *= 2) flat.push_back({s, 40.0 + (s % 3)});
+  EXPECT_EQ(estimate_llc(flat).knee_bytes, 0);
+  EXPECT_EQ(estimate_llc({}).knee_bytes, 0);
+}
+
+TEST(LlcProbe, ProbeSizesRunTwoPerOctaveFromTwiceTheL2) {
+  const auto s = llc_probe_sizes(kMiB, 4 * 508 * kMiB, std::int64_t{24} << 30);
+  ASSERT_GE(s.size(), 20u);
+  EXPECT_EQ(s.front(), 2 * kMiB);
+  EXPECT_GE(s.back(), 1400 * kMiB);
+  EXPECT_LE(s.back(), 4 * 508 * kMiB);
+  for (std::size_t i = 1; i < s.size(); ++i) EXPECT_NEAR(static_cast<double>(s[i]) / s[i - 1], std::sqrt(2.0), 0.01);
+  // Never past a quarter of the available memory; never below 256 MiB otherwise.
+  EXPECT_LE(llc_probe_sizes(kMiB, 4 * 508 * kMiB, std::int64_t{2} << 30).back(), 512 * kMiB);
+  EXPECT_GE(llc_probe_sizes(kMiB, 4 * kMiB, 0).back(), 250 * kMiB);
+}
+
+TEST(LlcProbe, SettingsParseOrNameTheBadValue) {
+  EXPECT_EQ(parse_llc_setting("auto").policy, LlcPolicy::kAuto);
+  EXPECT_EQ(parse_llc_setting("hwloc").policy, LlcPolicy::kHwloc);
+  EXPECT_EQ(parse_llc_setting("measure").policy, LlcPolicy::kMeasure);
+  EXPECT_EQ(parse_llc_setting("32MiB").bytes, 32 * kMiB);
+  EXPECT_EQ(parse_llc_setting("1.5GiB").bytes, 1536 * kMiB);
+  EXPECT_EQ(parse_llc_setting("16MB").bytes, 16000000);
+  EXPECT_EQ(parse_llc_setting("33554432").bytes, 32 * kMiB);
+  for (const char* bad : {"", "big", "32Mb", "-1MiB", "0", "100", "32 MiB"}) {
+    try {
+      parse_llc_setting(bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const HarnessError& e) {
+      EXPECT_NE(std::string(e.what()).find("'" + std::string(bad) + "'"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(LlcProbe, AutoKeepsHwlocWhereTheKneeAgreesAndMeasuresWhereItDoesNot) {
+  const std::vector<ReadPoint> c32 = curve_of(32 * kMiB, 100.0, 30.0, 2 * kMiB, 512 * kMiB);
+  const LlcDecision keep = decide_llc({LlcPolicy::kAuto, 0}, 32 * kMiB, c32);
+  EXPECT_EQ(keep.bytes, 0);
+  EXPECT_EQ(keep.source, "hwloc");
+  EXPECT_NE(keep.summary.find("kept"), std::string::npos) << keep.summary;
+
+  const LlcDecision guest = decide_llc({LlcPolicy::kAuto, 0}, 508 * kMiB, zen5_guest());
+  EXPECT_EQ(guest.bytes, 16 * kMiB);  // knee ~19-20 MiB, nearest power of two
+  EXPECT_EQ(guest.source, "measured");
+  EXPECT_NE(guest.summary.find("508.0 MiB"), std::string::npos) << guest.summary;
+
+  // Measure takes the knee even where hwloc agrees; a given size is taken as is.
+  EXPECT_EQ(decide_llc({LlcPolicy::kMeasure, 0}, 32 * kMiB, c32).bytes, 32 * kMiB);
+  EXPECT_EQ(decide_llc({LlcPolicy::kFixed, 24 * kMiB}, 508 * kMiB, {}).bytes, 24 * kMiB);
+  EXPECT_EQ(decide_llc({LlcPolicy::kFixed, 24 * kMiB}, 508 * kMiB, {}).source, "option");
+  EXPECT_EQ(decide_llc({LlcPolicy::kHwloc, 0}, 508 * kMiB, zen5_guest()).bytes, 0);
+}
+
+TEST(LlcProbe, NoVisibleCacheKeepsHwloc) {
+  std::vector<ReadPoint> flat;
+  for (std::int64_t s = 4 * kMiB; s <= 1024 * kMiB; s *= 2) flat.push_back({s, 15.0});
+  const LlcDecision d = decide_llc({LlcPolicy::kMeasure, 0}, 260 * kMiB, flat);
+  EXPECT_EQ(d.bytes, 0);
+  EXPECT_NE(d.summary.find("no cache beyond the L2"), std::string::npos) << d.summary;
+}
+
+TEST(LlcProbe, AGivenSizeReplacesTheLlcForEverythingSizedFromIt) {
+  auto topo = Topology::discover();
+  if (topo->last_level() < 3) GTEST_SKIP() << "no shared cache level on this machine";
+  const std::int64_t hwloc_total = topo->llc_bytes_for({});
+  const LlcDecision d = apply_llc_setting(*topo, {LlcPolicy::kFixed, 24 * kMiB}, 0);
+  EXPECT_EQ(d.source, "option");
+  EXPECT_EQ(topo->llc_source(), "option");
+  EXPECT_EQ(topo->llc_bytes_for({}), 24 * kMiB);  // one instance shared by all PUs
+  EXPECT_EQ(topo->cache_bytes(topo->last_level()), 24 * kMiB);
+  EXPECT_EQ(topo->hwloc_llc_bytes_for({}), hwloc_total);
+  ASSERT_FALSE(topo->os_disagreements().empty());
+  EXPECT_EQ(topo->os_disagreements().back(), d.summary);
+  EXPECT_NE(topo->describe().find(d.summary), std::string::npos);
+}
+
+TEST(LlcProbe, MeasuringReadsACurveAndDecides) {
+  auto topo = Topology::discover();
+  if (topo->last_level() < 3) GTEST_SKIP() << "no shared cache level on this machine";
+  const LlcDecision d = apply_llc_setting(*topo, {LlcPolicy::kMeasure, 0}, std::int64_t{4} << 30);
+  ASSERT_GE(d.curve.size(), 8u);
+  for (const ReadPoint& p : d.curve) EXPECT_GT(p.gbps, 0.1);
+  // Either a size was measured and replaced hwloc's, or the summary says why not.
+  if (d.bytes > 0) {
+    EXPECT_EQ(topo->llc_source(), "measured");
+    EXPECT_EQ(topo->cache_bytes(topo->last_level()), d.bytes);
+    EXPECT_EQ(d.bytes & (d.bytes - 1), 0) << "a power of two";
+  } else {
+    EXPECT_EQ(topo->llc_source(), "hwloc");
+    EXPECT_NE(d.summary.find("no cache beyond the L2"), std::string::npos) << d.summary;
+  }
+}
+
+}  // namespace
+}  // namespace kvb
