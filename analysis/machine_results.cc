@@ -118,6 +118,8 @@ std::vector<MachineResults> group_by_machine(const std::vector<ResultRow>& rows)
       m->l2_bytes = r.num(Col::l2_bytes);
       m->l3_bytes = r.num(Col::l3_bytes);
       m->llc_bytes = r.num(Col::llc_bytes);
+      m->llc_source = r.str(Col::llc_source);
+      m->llc_hwloc_bytes = r.num(Col::llc_hwloc_bytes);
     } else {
       m = &machines[static_cast<std::size_t>(found - keys.begin())];
     }

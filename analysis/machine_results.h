@@ -19,6 +19,8 @@ struct MachineResults {
   std::string cpu_model, cpu_signature, host, isa, compiler, kvbench_version;
   std::set<std::string> run_ids;
   std::optional<double> l1d_bytes, l2_bytes, l3_bytes, llc_bytes;
+  std::string llc_source;                  // hwloc, measured, option ("" in older files: hwloc)
+  std::optional<double> llc_hwloc_bytes;   // what hwloc said where llc_source is not hwloc
   // One row per (run_id, configuration): the median aggregate row, or when a run wrote no
   // aggregates, the repetition with the median time. Invalid kernels are kept (flagged).
   std::vector<ResultRow> summaries;

@@ -126,7 +126,11 @@ void machines_section(std::ostream& md, const std::vector<MachineResults>& ms) {
   row("L1d", [](const MachineResults& m) { return opt_bytes(m.l1d_bytes); });
   row("L2", [](const MachineResults& m) { return opt_bytes(m.l2_bytes); });
   row("L3", [](const MachineResults& m) { return opt_bytes(m.l3_bytes); });
-  row("LLC (PUs used)", [](const MachineResults& m) { return opt_bytes(m.llc_bytes); });
+  row("LLC (PUs used)", [](const MachineResults& m) {
+    // A measured or given LLC (kvbench run --llc) says so, beside what hwloc said.
+    if (m.llc_source.empty() || m.llc_source == "hwloc") return opt_bytes(m.llc_bytes);
+    return opt_bytes(m.llc_bytes) + " (" + m.llc_source + "; hwloc " + opt_bytes(m.llc_hwloc_bytes) + ")";
+  });
   md << "## Machines\n\n" << t.markdown() << "\n";
 }
 

@@ -17,7 +17,7 @@ inline constexpr int kSchemaVersion = 1;
 // Every column the analysis reads. X(name, kind) with kind Text, Int or Float.
 #define KVB_RESULT_COLUMNS(X)                                                            \
   X(schema_version, Int) X(run_id, Text) X(host, Text) X(cpu_vendor, Text)               \
-  X(cpu_model, Text) X(cpu_signature, Text) X(isa, Text) X(l1d_bytes, Int) X(l2_bytes, Int) X(l3_bytes, Int) X(llc_bytes, Int)    \
+  X(cpu_model, Text) X(cpu_signature, Text) X(isa, Text) X(l1d_bytes, Int) X(l2_bytes, Int) X(l3_bytes, Int) X(llc_bytes, Int) X(llc_source, Text) X(llc_hwloc_bytes, Int) \
   X(compiler, Text) X(kvbench_version, Text) X(benchmark, Text) X(model, Text)           \
   X(layout, Text) X(dtype, Text) X(layers, Int) X(q_heads, Int) X(kv_heads, Int)         \
   X(head_dim, Int) X(context, Int) X(window, Int) X(batch, Int) X(threads, Int)          \
@@ -52,11 +52,12 @@ inline constexpr Col kConfigColumns[] = {
     Col::block_order, Col::seq_lens, Col::query_tokens, Col::sliding_pattern};
 
 // Columns added to schema version 1 later (the variant axes, the ceiling bracket, the CPU
-// signature): a file without them reads them as empty, so older version-1 files still load.
+// signature, the LLC's source): a file without them reads them as empty, so older version-1 files still load.
 inline constexpr Col kOptionalColumns[] = {Col::block_size,          Col::block_order,
                                            Col::seq_lens,            Col::query_tokens,
                                            Col::sliding_pattern,     Col::ceiling_before_gbps,
-                                           Col::ceiling_after_gbps,  Col::cpu_signature};
+                                           Col::ceiling_after_gbps,  Col::cpu_signature,
+                                           Col::llc_source,          Col::llc_hwloc_bytes};
 
 // One CSV row. Numeric fields are parsed at load time; an empty field is "not measured".
 struct ResultRow {

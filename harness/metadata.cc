@@ -154,7 +154,7 @@ RunMetadata collect_metadata(const Topology& topo, const std::vector<unsigned>& 
   m.numa_nodes = topo.numa_nodes();
   m.l1d_bytes = topo.cache_bytes(1).value_or(0);
   m.l2_bytes = topo.cache_bytes(2).value_or(0);
-  m.l3_bytes = topo.cache_bytes(3).value_or(0);
+  m.l3_bytes = topo.hwloc_cache_bytes(3).value_or(0);  // identity: hwloc's, whatever --llc chose
   m.llc_bytes = topo.llc_bytes_for(pus_used);
   m.llc_source = topo.llc_source();
   m.llc_hwloc_bytes = topo.hwloc_llc_bytes_for(pus_used);

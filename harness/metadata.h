@@ -20,7 +20,7 @@ struct RunMetadata {
   std::string isa;             // kvb::simd_target_name(), "+AMX-INT8" if int8 attention uses AMX
   int pus_total = 0;
   int numa_nodes = 0;
-  std::int64_t l1d_bytes = 0, l2_bytes = 0, l3_bytes = 0;  // 0 = absent (CSV empty)
+  std::int64_t l1d_bytes = 0, l2_bytes = 0, l3_bytes = 0;  // hwloc's; 0 = absent (CSV empty)
   std::int64_t llc_bytes = 0;  // LLC shared by the PUs used
   std::string llc_source;      // where its size came from: hwloc, measured, option (harness/llc_probe)
   std::int64_t llc_hwloc_bytes = 0;  // what hwloc said of the same instances

@@ -226,6 +226,11 @@ void Topology::replace_llc(std::int64_t bytes, const std::string& source, const 
   disagreements_.push_back(why);
 }
 
+std::optional<std::int64_t> Topology::hwloc_cache_bytes(int level) const {
+  if (llc_source_ != "hwloc" && level == last_level() && !hwloc_llc_.empty()) return hwloc_llc_.front().bytes;
+  return cache_bytes(level);
+}
+
 std::int64_t Topology::hwloc_llc_bytes_for(const std::vector<unsigned>& pus) const {
   if (llc_source_ == "hwloc") return llc_bytes_for(pus);
   const std::vector<unsigned>& want = pus.empty() ? pus_ : pus;

@@ -55,6 +55,8 @@ class Topology {
   // disagreements. Everything sized from the LLC afterwards (ceilings, auto contexts, CSV) uses it.
   void replace_llc(std::int64_t bytes, const std::string& source, const std::string& why);
   const std::string& llc_source() const noexcept { return llc_source_; }  // "hwloc" unless replaced
+  // cache_bytes as hwloc reported it, before any replacement (the machine's identity in the CSV).
+  std::optional<std::int64_t> hwloc_cache_bytes(int level) const;
   // llc_bytes_for as hwloc reported it, before any replacement.
   std::int64_t hwloc_llc_bytes_for(const std::vector<unsigned>& pus) const;
 

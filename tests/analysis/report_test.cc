@@ -209,6 +209,25 @@ TEST(ReportCommand, MovedCeilingBracketIsFlagged) {
   EXPECT_NE(md.find("(ceiling moved -20%) |"), md.rfind("(ceiling moved -20%) |")) << "per-configuration cell";
 }
 
+// A run whose LLC was measured (kvbench run --llc) says so in the Machines table, beside hwloc's.
+TEST(ReportCommand, AMeasuredLlcIsNamedBesideHwlocs) {
+  const fs::path dir = testing::scratch_dir("Report.MeasuredLlc");
+  SyntheticMachine a;
+  a.llc_bytes = 16.0 * 1024 * 1024;
+  auto rows = testing::synthetic_run(a);
+  for (auto& r : rows) {
+    r["llc_source"] = "measured";
+    r["llc_hwloc_bytes"] = "1065353216";
+  }
+  std::vector<std::string> header = testing::schema_header();
+  header.push_back("llc_source");
+  header.push_back("llc_hwloc_bytes");
+  testing::write_text(dir / "in.csv", testing::to_csv(rows, header));
+  ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "in.csv").string(), "--out", (dir / "out").string()}), 0);
+  const std::string md = read(dir / "out" / "report.md");
+  EXPECT_NE(md.find("| LLC (PUs used) | 16 MiB (measured; hwloc 1016 MiB) |"), std::string::npos) << md.substr(0, 3000);
+}
+
 TEST(ReportCommand, EfficiencyTargetsSayWhenNoRowsServeThem) {
   const fs::path dir = testing::scratch_dir("Report.EfficiencyTargetsAbsent");
   SyntheticMachine a;

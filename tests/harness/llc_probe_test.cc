@@ -118,12 +118,14 @@ TEST(LlcProbe, AGivenSizeReplacesTheLlcForEverythingSizedFromIt) {
   auto topo = Topology::discover();
   if (topo->last_level() < 3) GTEST_SKIP() << "no shared cache level on this machine";
   const std::int64_t hwloc_total = topo->llc_bytes_for({});
+  const auto hwloc_level_bytes = topo->cache_bytes(topo->last_level());
   const LlcDecision d = apply_llc_setting(*topo, {LlcPolicy::kFixed, 24 * kMiB}, 0);
   EXPECT_EQ(d.source, "option");
   EXPECT_EQ(topo->llc_source(), "option");
   EXPECT_EQ(topo->llc_bytes_for({}), 24 * kMiB);  // one instance shared by all PUs
   EXPECT_EQ(topo->cache_bytes(topo->last_level()), 24 * kMiB);
   EXPECT_EQ(topo->hwloc_llc_bytes_for({}), hwloc_total);
+  EXPECT_EQ(topo->hwloc_cache_bytes(topo->last_level()), hwloc_level_bytes);
   ASSERT_FALSE(topo->os_disagreements().empty());
   EXPECT_EQ(topo->os_disagreements().back(), d.summary);
   EXPECT_NE(topo->describe().find(d.summary), std::string::npos);
