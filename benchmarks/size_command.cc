@@ -12,6 +12,8 @@
 #include "benchmarks/shape_options.h"
 #include "benchmarks/usage_error.h"
 #include "benchmarks/value_list.h"
+#include "harness/error.h"
+#include "harness/llc_probe.h"
 #include "harness/topology.h"
 
 namespace kvb {
@@ -42,7 +44,10 @@ int size_main(const std::vector<std::string>& args) {
       ("help,h", "this help")
       ("block-size", po::value<std::string>(), "paged-cache block size in positions (rounds up)")
       ("users", po::value<std::string>()->default_value("1"), "concurrent sequences")
-      ("format", po::value<std::string>()->default_value("table"), "table or csv");
+      ("format", po::value<std::string>()->default_value("table"), "table or csv")
+      ("llc", po::value<std::string>()->default_value("hwloc"),
+       "LLC that fits_llc is held to: hwloc (nothing runs), auto or measure (reads one core's "
+       "bandwidth first, as kvbench run does), or a size such as 32MiB");
   desc.add(sizing).add(shape_options());
 
   po::variables_map top;
@@ -70,7 +75,15 @@ int size_main(const std::vector<std::string>& args) {
     models = {"custom"};
   }
 
+  LlcSetting llc;
+  try {
+    llc = parse_llc_setting(top["llc"].as<std::string>());
+  } catch (const HarnessError& e) {
+    throw UsageError(e.what());
+  }
   const auto topo = Topology::discover();
+  const LlcDecision llc_decision = apply_llc_setting(*topo, llc, read_mem_available_bytes());
+  if (llc.policy != LlcPolicy::kHwloc) std::fprintf(stderr, "kvbench: %s\n", llc_decision.summary.c_str());
   const MachineFacts machine = probe_machine(*topo);
 
   if (format == "csv") {
@@ -151,8 +164,8 @@ int size_main(const std::vector<std::string>& args) {
   std::fflush(stdout);
   if (format == "table") {
     if (beyond_max) std::printf("* context beyond the model's max-context\n");
-    std::printf("\nLLC %s, MemAvailable %s (this machine); users = %lld%s\n",
-                human_bytes(machine.llc_bytes).c_str(), human_bytes(machine.mem_available).c_str(),
+    std::printf("\nLLC %s (%s), MemAvailable %s (this machine); users = %lld%s\n",
+                human_bytes(machine.llc_bytes).c_str(), topo->llc_source().c_str(), human_bytes(machine.mem_available).c_str(),
                 (long long)users, block > 0 ? (", block " + std::to_string(block)).c_str() : "");
   }
   return 0;

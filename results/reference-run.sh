@@ -53,6 +53,9 @@ step() {  # step NAME LOGFILE COMMAND...: run if wanted, log the command and its
 
 log "# $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname), $kvbench (every CSV row names its build's commit)"
 step topo topo.txt "$kvbench" topo
+# One core's read-bandwidth curve and the LLC it shows, beside hwloc's (what --llc auto decided
+# is in topo.txt and in every CSV row's llc_source).
+step topo topo-llc.txt "$kvbench" topo --llc measure
 # Lent and shared machines change between sessions: record which CPU and kernel this one was.
 command -v lscpu >/dev/null && step topo lscpu.txt lscpu
 step topo uname.txt uname -a
@@ -82,7 +85,7 @@ step peer peer-match.log "$kvbench" run --model qwen3-0.6b --context 4096,16384 
 step peer peer_torch.log "$python" analysis/peers/torch_attention.py --model qwen3-0.6b \
   --layers 28 --q-heads 16 --kv-heads 8 --head-dim 128 --context 4096,16384 \
   --dtype "$peer_dtypes" --threads "1,$pus" --repetitions "$reps" --min-time 0.1 \
-  --out "$out/peer_torch.csv"
+  --machine-from "$out/peer-match.csv" --out "$out/peer_torch.csv"
 step vendor vendor-eval.log "$kvbench" run --config configs/sweeps/vendor-eval.ini \
   --out "$out/vendor-eval.csv" "$@"
 exit 0

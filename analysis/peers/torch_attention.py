@@ -11,8 +11,13 @@ outputs written, per query head and position 4*d + 4 flops.
 
 Usage: torch_attention.py --out peers.csv [--layers 28 --q-heads 16 --kv-heads 8 --head-dim 128
         --context 1024,4096 --dtype fp32,bf16 --threads 1,2 --repetitions 10 --min-time 0.2]
+        [--machine-from kvbench.csv]
 The output file is never overwritten: it is created, or appended to with --append when its
-header matches.
+header matches. --machine-from takes the machine columns (model name, signature, cache sizes,
+the LLC kvbench used, hypervisor, ...) from the first row of a kvbench CSV written on this host,
+so that `kvbench report` files the peer rows under the same machine as kvbench's: where /sys has
+no cache sizes or hwloc names the CPU otherwise than /proc/cpuinfo (a guest), this script alone
+would describe another machine.
 """
 import argparse
 import datetime as dt
@@ -31,8 +36,9 @@ import torch.nn.functional as F
 SCHEMA_VERSION = 1
 SOFTMAX_FLOPS_PER_SCORE = 4  # kernels/cost_model.h kSoftmaxFlopsPerScore
 DTYPES = {"fp32": (torch.float32, 4), "fp16": (torch.float16, 2), "bf16": (torch.bfloat16, 2)}
-COLUMNS = ("schema_version run_id timestamp host cpu_vendor cpu_model isa pus_total numa_nodes "
-           "l1d_bytes l2_bytes l3_bytes llc_bytes mem_bytes os_kernel hypervisor thp_mode governor "
+COLUMNS = ("schema_version run_id timestamp host cpu_vendor cpu_model cpu_signature isa pus_total "
+           "numa_nodes l1d_bytes l2_bytes l3_bytes llc_bytes llc_source llc_hwloc_bytes mem_bytes "
+           "os_kernel hypervisor thp_mode governor "
            "compiler cxx_flags git_commit kvbench_version benchmark model layout dtype layers q_heads "
            "kv_heads head_dim context window batch threads pin pu_list placement thp cache_state "
            "ws_level aggregate repetition iterations ns_per_step tokens_per_s bytes_read "
@@ -87,7 +93,7 @@ def machine():
     for line in cpuinfo.splitlines():
         key, _, value = line.partition(":")
         key = key.strip()
-        if key in ("vendor_id", "model name", "flags") and key not in info:
+        if key in ("vendor_id", "model name", "flags", "cpu family", "model", "stepping") and key not in info:
             info[key] = value.strip()
     pus = sorted(os.sched_getaffinity(0))
     nodes = [n for n in os.listdir("/sys/devices/system/node") if n.startswith("node")] \
@@ -109,15 +115,44 @@ def machine():
         "host": socket.gethostname().replace(",", " "),
         "cpu_vendor": info.get("vendor_id", "unknown"),
         "cpu_model": info.get("model name", "unknown").replace(",", " "),
+        "cpu_signature": (f"family {info['cpu family']} model {info['model']} stepping {info['stepping']}"
+                          if all(k in info for k in ("cpu family", "model", "stepping")) else "unknown"),
         "pus_total": os.cpu_count(), "pus": pus, "numa_nodes": len(nodes),
         "l1d_bytes": l1d or "", "l2_bytes": l2 or "", "l3_bytes": l3 or "",
-        "llc_bytes": llc_total(pus) or "", "mem_bytes": mem,
+        "llc_bytes": llc_total(pus) or "", "llc_source": "", "llc_hwloc_bytes": "", "mem_bytes": mem,
         "os_kernel": platform.release(),
         "hypervisor": "unknown-vm" if "hypervisor" in info.get("flags", "").split() else "none",
         "thp_mode": thp,
         "governor": read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "unknown"),
         "compiler": f"torch {torch.__version__}", "cxx_flags": "", "git_commit": commit,
     }
+
+
+MACHINE_COLUMNS = ("host cpu_vendor cpu_model cpu_signature pus_total numa_nodes l1d_bytes l2_bytes "
+                   "l3_bytes llc_bytes llc_source llc_hwloc_bytes mem_bytes os_kernel hypervisor "
+                   "thp_mode governor").split()
+
+
+def machine_from(path, m):
+    """m with its machine columns replaced by those of the first row of kvbench CSV `path`."""
+    import csv
+    try:
+        with open(path, newline="") as f:
+            first = next(csv.DictReader(f), None)
+    except OSError as e:
+        fail(f"--machine-from {path}: {e.strerror}")
+    if first is None or "cpu_model" not in first:
+        fail(f"--machine-from {path}: no kvbench result row")
+    if first.get("host") != m["host"]:
+        fail(f"--machine-from {path}: written on host '{first.get('host')}', this is '{m['host']}'")
+    theirs = first.get("cpu_signature", "")
+    if theirs and m["cpu_signature"] != "unknown" and theirs != m["cpu_signature"]:
+        fail(f"--machine-from {path}: written on a CPU of {theirs}, this one is {m['cpu_signature']}")
+    out = dict(m)
+    for key in MACHINE_COLUMNS:
+        value = first.get(key, "")
+        out[key] = int(value) if key in ("l1d_bytes", "l2_bytes", "l3_bytes", "llc_bytes") and value else value
+    return out
 
 
 def ws_level(ws, m):
@@ -174,6 +209,7 @@ def main():
     ap.add_argument("--repetitions", type=int, default=10)
     ap.add_argument("--min-time", type=float, default=0.2, help="seconds per repetition")
     ap.add_argument("--kvbench-version", default="0.1.0")
+    ap.add_argument("--machine-from", help="kvbench CSV written on this host: its machine columns")
     args = ap.parse_args()
 
     if min(args.layers, args.q_heads, args.kv_heads, args.head_dim, args.repetitions) <= 0:
@@ -190,6 +226,9 @@ def main():
         if name not in DTYPES:
             fail(f"unknown dtype '{name}' (torch peer supports {', '.join(DTYPES)})")
 
+    m = machine()  # before the output is created: a refused --machine-from leaves no file
+    if args.machine_from:
+        m = machine_from(args.machine_from, m)
     header = ",".join(COLUMNS)
     if os.path.exists(args.out):
         if not args.append:
@@ -202,7 +241,6 @@ def main():
         out.write(header + "\n")
         out.flush()
 
-    m = machine()
     method = pick_method()
     now = dt.datetime.now(dt.timezone.utc)
     run_id = f"{m['host']}-{now.strftime('%Y%m%dT%H%M%SZ')}"

@@ -601,6 +601,16 @@ TEST_F(KvbenchBinary, SizeCsvHasExactPresetBytes) {
   EXPECT_EQ(all.status, 0) << all.err;
   EXPECT_NE(all.out.find("llama-3-405b"), std::string::npos);
   EXPECT_NE(all.out.find("mistral-7b"), std::string::npos);
+  EXPECT_NE(all.out.find("(hwloc), MemAvailable"), std::string::npos) << all.out;
+  // fits_llc against a given LLC: 24 MiB holds Qwen3-0.6B fp32 at 64 tokens (14.7 MB), not 128.
+  const Result small = run("size --model qwen3-0.6b --context 64,128 --dtype fp32 --llc 24580KiB");
+  ASSERT_EQ(small.status, 0) << small.err;
+  EXPECT_NE(small.out.find("(option), MemAvailable"), std::string::npos) << small.out;
+  const Result csv = run("size --model qwen3-0.6b --context 64,128 --dtype fp32 --llc 24580KiB --format csv");
+  const std::vector<std::string> rows = split(csv.out, '\n');
+  ASSERT_GE(rows.size(), 3u) << csv.out;
+  EXPECT_EQ(rows[1].substr(rows[1].rfind(',', rows[1].size() - 3)), ",1,1") << rows[1];
+  EXPECT_EQ(rows[2].substr(rows[2].rfind(',', rows[2].size() - 3)), ",0,1") << rows[2];
 }
 
 TEST_F(KvbenchBinary, HelpListsCommandsAndOptions) {
