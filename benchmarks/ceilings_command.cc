@@ -7,13 +7,12 @@
 #include <boost/program_options.hpp>
 
 #include "benchmarks/commands.h"
-#include "benchmarks/machine_facts.h"
+#include "benchmarks/machine_probe.h"
 #include "benchmarks/option_parser.h"
 #include "benchmarks/usage_error.h"
 #include "benchmarks/value_list.h"
 #include "harness/ceilings.h"
 #include "harness/error.h"
-#include "harness/llc_probe.h"
 #include "harness/pin_policy.h"
 #include "harness/thread_pool.h"
 #include "harness/topology.h"
@@ -36,14 +35,7 @@ int ceilings_main(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (parse_layered_or_help(args, desc, &vm, "custom")) return 0;
   const auto topo = Topology::discover();
-  LlcSetting llc_setting;
-  try {
-    llc_setting = parse_llc_setting(vm["llc"].as<std::string>());
-  } catch (const HarnessError& e) {
-    throw UsageError(e.what());
-  }
-  const LlcDecision llc = apply_llc_setting(*topo, llc_setting, read_mem_available_bytes());
-  std::fprintf(stderr, "kvbench: %s\n", llc.summary.c_str());
+  apply_llc_option(*topo, llc_option(vm["llc"].as<std::string>()));
   const std::string threads_text = vm["threads"].as<std::string>();
   const int threads = threads_text == "all" ? topo->pu_count()
                                             : static_cast<int>(parse_positive(threads_text, "threads"));

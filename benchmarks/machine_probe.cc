@@ -1,5 +1,9 @@
 #include "benchmarks/machine_probe.h"
 
+#include <cstdio>
+
+#include "benchmarks/usage_error.h"
+#include "harness/error.h"
 #include "harness/topology.h"
 
 namespace kvb {
@@ -13,6 +17,20 @@ MachineFacts probe_machine(const Topology& topo) {
   m.mem_available = read_mem_available_bytes();
   if (m.mem_bytes <= 0) m.mem_bytes = read_mem_total_bytes();
   return m;
+}
+
+LlcSetting llc_option(const std::string& text) {
+  try {
+    return parse_llc_setting(text);
+  } catch (const HarnessError& e) {
+    throw UsageError(e.what());
+  }
+}
+
+LlcDecision apply_llc_option(Topology& topo, const LlcSetting& setting) {
+  LlcDecision d = apply_llc_setting(topo, setting, read_mem_available_bytes());
+  std::fprintf(stderr, "kvbench: %s\n", d.summary.c_str());
+  return d;
 }
 
 }  // namespace kvb

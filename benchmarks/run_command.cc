@@ -32,7 +32,6 @@
 #include "harness/counters.h"
 #include "harness/csv_writer.h"
 #include "harness/error.h"
-#include "harness/llc_probe.h"
 #include "harness/metadata.h"
 #include "harness/pin_policy.h"
 #include "harness/thread_pool.h"
@@ -683,8 +682,7 @@ int run_main(const std::vector<std::string>& raw_args) {
   }();
 
   const auto topo = Topology::discover();
-  const LlcDecision llc = apply_llc_setting(*topo, settings.llc, read_mem_available_bytes());
-  std::fprintf(stderr, "kvbench: %s\n", llc.summary.c_str());
+  apply_llc_option(*topo, settings.llc);
   const MachineFacts machine = probe_machine(*topo);
   SweepPlan plan = expand_sweep(spec, machine);
   for (const std::string& note : plan.notes) std::fprintf(stderr, "kvbench: %s\n", note.c_str());

@@ -5,7 +5,7 @@
 #include "benchmarks/shape_options.h"
 #include "benchmarks/usage_error.h"
 #include "benchmarks/value_list.h"
-#include "harness/error.h"
+#include "benchmarks/machine_probe.h"
 
 namespace kvb {
 namespace po = boost::program_options;
@@ -178,11 +178,7 @@ RunSettings run_settings_from(const po::variables_map& vm,
     throw UsageError("--append and --resume need --out naming the existing file");
   }
   s.placement = vm["placement"].as<std::string>();
-  try {
-    s.llc = parse_llc_setting(vm["llc"].as<std::string>());
-  } catch (const HarnessError& e) {
-    throw UsageError(e.what());
-  }
+  s.llc = llc_option(vm["llc"].as<std::string>());
   if (vm.count("counters")) s.counters = split_list(vm["counters"].as<std::string>(), "counters");
   s.validate_layers =
       static_cast<int>(parse_positive(vm["validate-layers"].as<std::string>(), "validate-layers"));

@@ -6,6 +6,7 @@
 
 #include <boost/program_options/options_description.hpp>
 #include <boost/program_options/variables_map.hpp>
+
 #include "harness/llc_probe.h"
 
 namespace kvb {

@@ -12,8 +12,6 @@
 #include "benchmarks/shape_options.h"
 #include "benchmarks/usage_error.h"
 #include "benchmarks/value_list.h"
-#include "harness/error.h"
-#include "harness/llc_probe.h"
 #include "harness/topology.h"
 
 namespace kvb {
@@ -75,15 +73,9 @@ int size_main(const std::vector<std::string>& args) {
     models = {"custom"};
   }
 
-  LlcSetting llc;
-  try {
-    llc = parse_llc_setting(top["llc"].as<std::string>());
-  } catch (const HarnessError& e) {
-    throw UsageError(e.what());
-  }
+  const LlcSetting llc = llc_option(top["llc"].as<std::string>());
   const auto topo = Topology::discover();
-  const LlcDecision llc_decision = apply_llc_setting(*topo, llc, read_mem_available_bytes());
-  if (llc.policy != LlcPolicy::kHwloc) std::fprintf(stderr, "kvbench: %s\n", llc_decision.summary.c_str());
+  if (llc.policy != LlcPolicy::kHwloc) apply_llc_option(*topo, llc);  // hwloc: nothing runs
   const MachineFacts machine = probe_machine(*topo);
 
   if (format == "csv") {

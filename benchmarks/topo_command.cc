@@ -7,9 +7,6 @@
 #include "benchmarks/commands.h"
 #include "benchmarks/machine_probe.h"
 #include "benchmarks/option_parser.h"
-#include "benchmarks/usage_error.h"
-#include "harness/error.h"
-#include "harness/llc_probe.h"
 #include "harness/topology.h"
 
 namespace kvb {
@@ -26,13 +23,7 @@ int topo_main(const std::vector<std::string>& args) {
   if (parse_layered_or_help(args, desc, &vm, "custom")) return 0;
   const auto topo = Topology::discover();
   std::cout << topo->describe();
-  LlcSetting setting;
-  try {
-    setting = parse_llc_setting(vm["llc"].as<std::string>());
-  } catch (const HarnessError& e) {
-    throw UsageError(e.what());
-  }
-  const LlcDecision llc = apply_llc_setting(*topo, setting, read_mem_available_bytes());
+  const LlcDecision llc = apply_llc_option(*topo, llc_option(vm["llc"].as<std::string>()));
   if (!llc.curve.empty()) {
     std::cout << "\none core's read bandwidth (the LLC probe):\n";
     for (const ReadPoint& p : llc.curve) {
