@@ -23,14 +23,14 @@ do for [fmt in "svg png"] {
   peak = 448.531919
   bw_L1 = 779.7964532
   roof_L1(x) = (x*bw_L1 < peak ? x*bw_L1 : peak)
-  bw_L2 = 428.3361229
+  bw_L2 = 429.0245005
   roof_L2(x) = (x*bw_L2 < peak ? x*bw_L2 : peak)
   bw_L3 = 208.4954347
   roof_L3(x) = (x*bw_L3 < peak ? x*bw_L3 : peak)
   bw_DRAM = 70.68513108
   roof_DRAM(x) = (x*bw_DRAM < peak ? x*bw_DRAM : peak)
   plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 780 GB/s", \
-       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 428 GB/s", \
+       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 429 GB/s", \
        roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 208 GB/s", \
        roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 70.7 GB/s", \
        peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 449 GFLOP/s", \

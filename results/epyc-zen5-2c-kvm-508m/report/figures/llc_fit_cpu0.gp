@@ -40,16 +40,17 @@ do for [fmt in "svg png"] {
        70.68513108 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 70.7 GB/s", \
        datafile index 10 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   set title "attention" noenhanced
-  plot datafile index 11 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "fp32 warm (28L 16q/8kv d128)", \
-       datafile index 12 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "fp16 warm (28L 16q/8kv d128)", \
+  plot datafile index 11 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "fp32 warm (1L 8q/8kv d128)", \
+       datafile index 12 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "fp16 warm (1L 8q/8kv d128)", \
        datafile index 13 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "bf16 warm (28L 16q/8kv d128)", \
-       datafile index 14 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "int8 warm (28L 8q/8kv d128)", \
+       datafile index 14 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "int8 warm (1L 8q/8kv d128)", \
        datafile index 15 using 1:2 with points pt 7 ps 0.5 lc rgb "#1f77b4" notitle, \
        datafile index 16 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
        datafile index 17 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
        datafile index 18 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
        208.4954347 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 208 GB/s", \
-       70.68513108 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 70.7 GB/s"
+       70.68513108 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 70.7 GB/s", \
+       datafile index 19 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   unset multiplot
 
   unset output
