@@ -59,6 +59,13 @@ std::string join(const std::vector<unsigned>& v) {
   return s;
 }
 
+// Whether any of `pus` shares cache instance c.
+bool touches(const CacheInstance& c, const std::vector<unsigned>& pus) {
+  for (unsigned p : pus)
+    if (std::find(c.pus.begin(), c.pus.end(), p) != c.pus.end()) return true;
+  return false;
+}
+
 const char* type_name(CacheType t) {
   switch (t) {
     case CacheType::kData: return "data";
@@ -187,10 +194,7 @@ std::int64_t Topology::cache_bytes_for(int level, const std::vector<unsigned>& p
   const std::vector<unsigned>& want = pus.empty() ? pus_ : pus;
   std::int64_t sum = 0;
   for (const CacheInstance& c : caches_) {
-    if (c.level != level || c.type == CacheType::kInstruction) continue;
-    bool touched = false;
-    for (unsigned p : want) touched |= std::find(c.pus.begin(), c.pus.end(), p) != c.pus.end();
-    if (touched) sum += c.bytes;
+    if (c.level == level && c.type != CacheType::kInstruction && touches(c, want)) sum += c.bytes;
   }
   return sum;
 }
@@ -235,11 +239,8 @@ std::int64_t Topology::hwloc_llc_bytes_for(const std::vector<unsigned>& pus) con
   if (llc_source_ == "hwloc") return llc_bytes_for(pus);
   const std::vector<unsigned>& want = pus.empty() ? pus_ : pus;
   std::int64_t sum = 0;
-  for (const CacheInstance& c : hwloc_llc_) {
-    bool touched = false;
-    for (unsigned p : want) touched |= std::find(c.pus.begin(), c.pus.end(), p) != c.pus.end();
-    if (touched) sum += c.bytes;
-  }
+  for (const CacheInstance& c : hwloc_llc_)
+    if (touches(c, want)) sum += c.bytes;
   return sum;
 }
 
