@@ -721,7 +721,7 @@ int run_main(const std::vector<std::string>& raw_args) {
   check_memory(plan.configs, machine);
   if (settings.ceilings != CeilingSet::kNone) {
     // The DRAM ceiling streams max(4 x LLC, 1 GiB) (copy: source and destination).
-    const std::int64_t ws = std::max<std::int64_t>(4 * machine.llc_bytes, std::int64_t{1} << 30);
+    const std::int64_t ws = dram_working_set_bytes(machine.llc_bytes);
     const std::int64_t need = settings.ceilings == CeilingSet::kAll ? 2 * ws : ws;
     if (need > machine.mem_available) {
       throw UsageError("the DRAM ceiling needs " + std::to_string(need) + " bytes, available " +

@@ -6,6 +6,7 @@
 
 #include "benchmarks/usage_error.h"
 #include "benchmarks/value_list.h"
+#include "harness/ceilings.h"
 
 namespace kvb {
 
@@ -188,12 +189,10 @@ std::vector<std::int64_t> auto_contexts(std::int64_t per_token_bytes, const Mach
   }
   if (machine.llc_bytes > 0) {
     contexts.push_back(tokens_for(0.5 * static_cast<double>(machine.llc_bytes), false));
-    // The DRAM context streams as much as the DRAM read ceiling does (max(4 x LLC, 1 GiB),
-    // harness/ceilings), so the row and its ceiling see the same share of late cache hits:
-    // on the Zen 5 guest one core still reads 55 GB/s at 64 MiB (4 x its 16 MiB LLC) and 42
-    // GB/s at 128 MiB, against 37 GB/s at 1 GiB.
-    contexts.push_back(tokens_for(
-        std::max(4.0 * static_cast<double>(machine.llc_bytes), static_cast<double>(std::int64_t{1} << 30)), true));
+    // The DRAM context streams as much as the DRAM read ceiling does, so the row and its
+    // ceiling see the same share of late cache hits: on the Zen 5 guest one core still reads
+    // 55 GB/s at 64 MiB (4 x its 16 MiB LLC) and 42 GB/s at 128 MiB, against 37 GB/s at 1 GiB.
+    contexts.push_back(tokens_for(static_cast<double>(dram_working_set_bytes(machine.llc_bytes)), true));
   }
   std::sort(contexts.begin(), contexts.end());
   contexts.erase(std::unique(contexts.begin(), contexts.end()), contexts.end());

@@ -114,6 +114,10 @@ const char* ceiling_benchmark_name(CeilingKind k) {
   return "?";
 }
 
+std::int64_t dram_working_set_bytes(std::int64_t llc_bytes) {
+  return std::max<std::int64_t>(4 * llc_bytes, std::int64_t{1} << 30);
+}
+
 std::vector<WorkingSet> ceiling_working_sets(const Topology& topo, const std::vector<unsigned>& pus, int threads) {
   std::vector<WorkingSet> out;
   const int llc = topo.last_level();
@@ -129,7 +133,7 @@ std::vector<WorkingSet> ceiling_working_sets(const Topology& topo, const std::ve
     for (WorkingSet& ws : out)
       if (ws.level != "L" + std::to_string(llc)) ws.bytes = ws.bytes * threads / topo.pu_count();
   const std::int64_t llc_bytes = topo.llc_bytes_for(pus);
-  out.push_back({"DRAM", std::max<std::int64_t>(4 * llc_bytes, 1LL << 30)});
+  out.push_back({"DRAM", dram_working_set_bytes(llc_bytes)});
   return out;
 }
 

@@ -23,6 +23,9 @@ struct WorkingSet {
 // Per cache level: half the capacity of that level's instances the pool's PUs touch (private
 // L1/L2: x threads; shared L3: the LLC once), and max(4 x LLC, 1 GiB) for DRAM. Levels hwloc
 // lacks are skipped. Sizes are totals, split evenly over the workers.
+// The DRAM level's working set: max(4 x LLC, 1 GiB), so that no cache holds a useful share of
+// it. `context = auto` sizes its DRAM contexts the same way (benchmarks/sweep).
+std::int64_t dram_working_set_bytes(std::int64_t llc_bytes);
 std::vector<WorkingSet> ceiling_working_sets(const Topology& topo, const std::vector<unsigned>& pus,
                                             int threads);
 
