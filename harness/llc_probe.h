@@ -59,9 +59,9 @@ LlcDecision decide_llc(const LlcSetting& setting, std::int64_t hwloc_bytes,
 
 // Measures where the setting needs it (one thread on the first PU), decides, and replaces
 // topo's LLC by the chosen size (one instance shared by the PUs of hwloc's LLC instances).
-// Auto first reads two working sets (twice the L2, a quarter of hwloc's LLC: a tenth of a
-// second) and measures the whole curve only where the second reads 1.5x slower than the first;
-// measure always reads the curve (a few seconds). Machines whose deepest cache is the L2 keep it.
+// Auto first reads two working sets (twice the L2, a quarter of hwloc's LLC) and measures the
+// whole curve only where the second reads 1.5x slower than the first; measure always reads the
+// curve (up to 4 x hwloc's LLC). Machines whose deepest cache is the L2 keep it.
 LlcDecision apply_llc_setting(Topology& topo, const LlcSetting& setting, std::int64_t mem_available);
 
 }  // namespace kvb
