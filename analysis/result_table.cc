@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "analysis/input_error.h"
+#include "analysis/xz_source.h"
 
 namespace kvb {
 namespace {
@@ -87,7 +88,7 @@ std::vector<ResultRow> load_results(const std::string& path) {
   std::vector<ResultRow> rows;
   constexpr auto kIndices = std::make_index_sequence<kColumnCount>{};
   try {
-    Reader reader(path);
+    Reader reader = is_xz_path(path) ? Reader(path, open_xz_source(path)) : Reader(path);
     read_header(reader, kIndices);
     for (std::size_t i = 0; i < kColumnCount; ++i) {
       const bool optional = std::find(std::begin(kOptionalColumns), std::end(kOptionalColumns),

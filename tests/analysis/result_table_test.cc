@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <boost/iostreams/device/back_inserter.hpp>
+#include <boost/iostreams/filter/lzma.hpp>
+#include <boost/iostreams/filtering_stream.hpp>
+
 #include "analysis/input_error.h"
 #include "tests/analysis/synthetic_results.h"
 #include "tests/analysis/test_support.h"
@@ -16,8 +20,9 @@ std::vector<CsvFields> good_rows() {
 }
 
 // Writes `text` and expects load_results to fail with a message containing every fragment.
-void expect_rejected(const std::string& name, const std::string& text, std::vector<std::string> fragments) {
-  const auto path = testing::scratch_dir("ResultTable." + name) / "in.csv";
+void expect_rejected(const std::string& name, const std::string& text, std::vector<std::string> fragments,
+                     const std::string& file_name = "in.csv") {
+  const auto path = testing::scratch_dir("ResultTable." + name) / file_name;
   testing::write_text(path, text);
   try {
     load_results(path.string());
@@ -114,6 +119,47 @@ TEST(ResultTable, UnknownAggregate) {
   auto rows = good_rows();
   rows[0]["aggregate"] = "p99";
   expect_rejected("Aggregate", testing::to_csv(rows), {":2", "aggregate", "p99"});
+}
+
+std::string xz_compressed(const std::string& text) {
+  namespace bio = boost::iostreams;
+  std::string out;
+  {
+    bio::filtering_ostream os;
+    os.push(bio::lzma_compressor());
+    os.push(bio::back_inserter(out));
+    os << text;
+  }
+  return out;
+}
+
+// Record CSVs are kept as .csv.xz: they must load row for row like the plain file, including
+// files larger than the parser's read blocks (1 MiB), whose reads the decompressor must fill.
+TEST(ResultTable, XzCompressedFileLoadsLikeThePlainFile) {
+  std::vector<double> times;
+  for (int i = 0; i < 8000; ++i) times.push_back(100 + i % 7);
+  const std::string text = testing::to_csv(testing::repetition_rows(testing::SyntheticMachine{}, times));
+  ASSERT_GT(text.size(), std::size_t{3} << 20);
+  const auto dir = testing::scratch_dir("ResultTable.Xz");
+  testing::write_text(dir / "in.csv", text);
+  testing::write_text(dir / "in.csv.xz", xz_compressed(text));
+  const auto plain = load_results((dir / "in.csv").string());
+  const auto packed = load_results((dir / "in.csv.xz").string());
+  ASSERT_EQ(packed.size(), plain.size());
+  for (std::size_t i = 0; i < plain.size(); ++i) {
+    ASSERT_EQ(packed[i].line, plain[i].line);
+    ASSERT_EQ(packed[i].text, plain[i].text) << "row " << i;
+  }
+  EXPECT_EQ(packed.back().file, (dir / "in.csv.xz").string());
+}
+
+TEST(ResultTable, XzThatDoesNotDecompressIsRejected) {
+  const std::string packed = xz_compressed(testing::to_csv(good_rows()));
+  expect_rejected("XzCut", packed.substr(0, packed.size() / 2), {"xz", "cut short"}, "in.csv.xz");
+  std::string flipped = packed;
+  flipped[flipped.size() / 2] = static_cast<char>(flipped[flipped.size() / 2] ^ 0xFF);
+  expect_rejected("XzCorrupt", flipped, {"xz"}, "in.csv.xz");
+  expect_rejected("XzPlain", testing::to_csv(good_rows()), {"not xz data"}, "in.csv.xz");
 }
 
 }  // namespace
