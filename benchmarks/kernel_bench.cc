@@ -1,6 +1,9 @@
 // kernel_bench: append of one token against a memcpy of the same bytes (append_vs_memcpy/*), and
 // one-thread decode attention, fast (Highway, GQA-grouped) vs the scalar baseline,
 // for every cache dtype (fp8 e4m3/e5m2 and int4 included) on one Qwen3-0.6B layer (16 q heads, 8 KV heads, head_dim 128).
+// floor/*: the fast kernel on one KV head whose rows sit in L1 (16 and 64 positions) or L2 (512),
+// G = 1, 2, 8: its own cost per cached position (s/pos), where memory sets no pace. That is what
+// bounds the LLC-resident and the large-G rows (results/epyc-zen5-2c-kvm-508m/kernel-floor/).
 //
 // Working sets: context 64 (<= 0.5 MB per layer: L2), 1024 (<= 8 MB: L3) and 16384 with the
 // layers rotated per iteration so the rotation spans >= 4x the L3 (and >= 256 MB): every
@@ -145,9 +148,19 @@ bool check(BenchCache& c, const std::vector<float>& q, Kernel kernel, float scal
   return true;
 }
 
-void BM_DecodeAttention(benchmark::State& state, Kernel kernel, DType dtype, std::int32_t q_heads,
-                        std::int64_t context) {
-  const CacheShape shape = layer_shape(dtype, q_heads, context);
+// One layer of one KV head holding `context` positions, G query heads.
+CacheShape floor_shape(DType dtype, std::int32_t g, std::int64_t context) {
+  CacheShape s;
+  s.layers = 1;
+  s.q_heads = g;
+  s.kv_heads = 1;
+  s.head_dim = 128;
+  s.capacity = context;
+  s.dtype = dtype;
+  return s;
+}
+
+void BM_DecodeAttention(benchmark::State& state, Kernel kernel, CacheShape shape, std::int64_t context) {
   std::string error;
   BenchCache* c = get_cache(shape, &error);
   const float scale = 1.0f / std::sqrt(float(shape.head_dim));
@@ -177,6 +190,9 @@ void BM_DecodeAttention(benchmark::State& state, Kernel kernel, DType dtype, std
   const Cost cost = attention_cost(shape, context);
   state.counters["GB/s"] = benchmark::Counter(static_cast<double>(cost.bytes_read) * 1e-9,
                                               benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["s/pos"] = benchmark::Counter(static_cast<double>(context) * shape.kv_heads,
+                                               benchmark::Counter::kIsIterationInvariantRate |
+                                                   benchmark::Counter::kInvert);
   state.counters["kv_MB"] = static_cast<double>(c->geometry.kv_bytes_per_layer(context)) * 1e-6;
   state.counters["layers"] = shape.layers;
   state.SetLabel(kernel == Kernel::kFast ? simd_target_name() : "scalar");
@@ -283,11 +299,14 @@ void BM_AppendVsMemcpy(benchmark::State& state, DType dtype) {
                                               benchmark::Counter::kIsIterationInvariantRate);
 }
 
+benchmark::internal::Benchmark* add(const std::string& name, Kernel kernel, const CacheShape& shape,
+                                    std::int64_t context) {
+  return benchmark::RegisterBenchmark(name.c_str(), BM_DecodeAttention, kernel, shape, context)
+      ->Unit(benchmark::kMicrosecond);
+}
 benchmark::internal::Benchmark* add(const std::string& name, Kernel kernel, DType dtype,
                                     std::int32_t q_heads, std::int64_t context) {
-  return benchmark::RegisterBenchmark(name.c_str(), BM_DecodeAttention, kernel, dtype, q_heads,
-                                      context)
-      ->Unit(benchmark::kMicrosecond);
+  return add(name, kernel, layer_shape(dtype, q_heads, context), context);
 }
 
 const char* kernel_name(Kernel k) { return k == Kernel::kFast ? "fast" : "scalar"; }
@@ -299,6 +318,12 @@ void register_all() {
                                  BM_AppendVsMemcpy, dtype)
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);
+  for (DType dtype : kAllDTypes)
+    for (std::int32_t g : {1, 2, 8})
+      for (std::int64_t context : {std::int64_t{16}, std::int64_t{64}, std::int64_t{512}})
+        add(std::string("floor/") + dtype_name(dtype) + "/G:" + std::to_string(g) + "/ctx:" +
+                std::to_string(context),
+            Kernel::kFast, floor_shape(dtype, g, context), context);
   for (std::int64_t context : {std::int64_t{64}, std::int64_t{1024}})
     for (DType dtype : kExtendedDTypes)
       for (Kernel kernel : {Kernel::kFast, Kernel::kScalar})
