@@ -138,6 +138,13 @@ std::vector<AttnCase> sweep_cases() {
   // fp32 at G = 8: head passes share each tile's prefetch window (padded rows: by rows).
   cases.push_back({128, 4099, 16, 2, DType::kF32, Layout::kHeadMajor, false});
   cases.push_back({128, 300, 16, 2, DType::kF32, Layout::kPositionMajor, true});
+  // Groups of 4 and more heads (score blocks of kHeadsBlock heads) at head_dims of whole vectors:
+  // every dtype at G = 8, head_dim 128; the pair decoders (bf16, int4) at 256; fp16 at 64 with a
+  // partial last row block.
+  for (DType t : kExtendedDTypes) cases.push_back({128, 300, 32, 4, t, Layout::kHeadMajor, false});
+  cases.push_back({256, 64, 16, 4, DType::kBF16, Layout::kPositionMajor, false});
+  cases.push_back({256, 64, 16, 4, DType::kI4, Layout::kHeadMajor, true});
+  cases.push_back({64, 33, 16, 2, DType::kF16, Layout::kHeadMajor, false});
   // fp8 and int4: every layout x padding, each dtype at the longest context, and head sizes with
   // scalar tails (72, 40, 20: the tail decoders must match the vector ones).
   const DType low[] = {DType::kF8E4M3, DType::kF8E5M2, DType::kI4};
