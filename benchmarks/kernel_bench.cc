@@ -59,14 +59,21 @@ struct Lcg {
   }
 };
 
-CacheShape layer_shape(DType dtype, std::int32_t q_heads, std::int64_t context) {
+// One layer of `kv_heads` KV heads (head_dim 128) holding `context` positions.
+CacheShape one_layer(DType dtype, std::int32_t q_heads, std::int32_t kv_heads, std::int64_t context) {
   CacheShape s;
   s.layers = 1;
   s.q_heads = q_heads;
-  s.kv_heads = 8;
+  s.kv_heads = kv_heads;
   s.head_dim = 128;
   s.capacity = context;
   s.dtype = dtype;
+  return s;
+}
+
+// A Qwen3-0.6B layer (8 KV heads); DRAM contexts rotate over enough layers to miss every cache.
+CacheShape layer_shape(DType dtype, std::int32_t q_heads, std::int64_t context) {
+  CacheShape s = one_layer(dtype, q_heads, 8, context);
   if (context >= kDramContext) {
     const std::int64_t per_layer = kv_cache_bytes(1, s.kv_heads, context, s.head_dim, dtype);
     s.layers = static_cast<std::int32_t>(std::max<std::int64_t>(2, (rotation_bytes() + per_layer - 1) / per_layer));
@@ -146,18 +153,6 @@ bool check(BenchCache& c, const std::vector<float>& q, Kernel kernel, float scal
     return false;
   }
   return true;
-}
-
-// One layer of one KV head holding `context` positions, G query heads.
-CacheShape floor_shape(DType dtype, std::int32_t g, std::int64_t context) {
-  CacheShape s;
-  s.layers = 1;
-  s.q_heads = g;
-  s.kv_heads = 1;
-  s.head_dim = 128;
-  s.capacity = context;
-  s.dtype = dtype;
-  return s;
 }
 
 void BM_DecodeAttention(benchmark::State& state, Kernel kernel, CacheShape shape, std::int64_t context) {
@@ -323,7 +318,7 @@ void register_all() {
       for (std::int64_t context : {std::int64_t{16}, std::int64_t{64}, std::int64_t{512}})
         add(std::string("floor/") + dtype_name(dtype) + "/G:" + std::to_string(g) + "/ctx:" +
                 std::to_string(context),
-            Kernel::kFast, floor_shape(dtype, g, context), context);
+            Kernel::kFast, one_layer(dtype, g, 1, context), context);
   for (std::int64_t context : {std::int64_t{64}, std::int64_t{1024}})
     for (DType dtype : kExtendedDTypes)
       for (Kernel kernel : {Kernel::kFast, Kernel::kScalar})
