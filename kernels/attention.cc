@@ -1,10 +1,10 @@
 // Fast decode attention: GQA-grouped, tiled, single-pass online softmax, Highway runtime dispatch.
 //
-// Per tile of kTileFor<row type> positions (32 for 1-byte rows, else 16): (1) scores for every
-// (row, head) of the group with register-blocked dot products (each K chunk is decoded once per
-// block of heads, several rows in flight); (2) one vectorised exp over the tile's scores and one
-// online-softmax rescale per tile; (3) the V rows of the tile accumulated into the group's
-// accumulators, register-blocked over heads and dims.
+// Per tile of kTileFor<row type> positions (32 for 1-byte rows, else 16; kLongTile = 256 for
+// groups of one or two heads): (1) scores for every (row, head) of the group with register-blocked
+// dot products (each K chunk is decoded once per block of heads, several rows in flight); (2) one
+// vectorised exp over the tile's scores and one online-softmax rescale per tile; (3) the V rows
+// of the tile accumulated into the group's accumulators, register-blocked over heads and dims.
 // fp16/bf16/int8 rows are decoded in registers (PromoteTo / ConvertTo); row scales (int8, fp8,
 // int4) are folded into the scores (K) and the probabilities (V) so the decode is a plain
 // widening convert. fp8 e5m2 is the top byte of an fp16, so it decodes with the hardware fp16
@@ -253,6 +253,30 @@ template <>
 constexpr std::int64_t kTileFor<const Fp8E5M2*> = 32;
 template <>
 constexpr std::int64_t kTileFor<Int4Ptr> = 32;
+
+// Groups of one or two heads take tiles of kLongTile positions instead. Each tile ends in a
+// chain that the next tile's FMAs wait behind (lane sums -> store -> max -> exp -> the V phase's
+// broadcasts): 66-94 ns a tile on the Zen 5 guest (fp32, G = 1, 64 rows in L1 as 4 tiles against
+// one). With one or two heads a tile's work is too short to hide it; a long tile pays it once
+// per 256 rows. Larger groups keep the short tiles: their head passes re-read each tile's K rows,
+// which must stay in L1, and their tile-wide prefetch window would grow with the tile.
+// Measured on the Zen 5 guest, scratch builds of the AVX2/AVX3 targets, interleaved rounds, best
+// of each, time with long tiles over time with short ones (1 thread unless said):
+//   kernel_bench floor/ (one KV head), two batches of 4 rounds, 64 positions (L1) / 512 (L2):
+//   fp32 G = 1 0.70-0.77 / 0.71-0.75, G = 2 0.82 / 0.79-0.80; fp16 0.72-0.81 / 0.66-0.71; bf16
+//   0.77-0.80 / 0.75-0.78; int8 0.89-0.95 / 0.85-0.87.
+//   decode_step Qwen3-0.6B at 36, 73 and 141 positions (the reference's LLC rows), two batches
+//   of 3 rounds: fp16 0.74-0.92, bf16 0.74-0.95, int8 0.83-0.98, fp32 0.83-1.07 (36 positions:
+//   1.07 in one batch, 0.83 in the other); 2 threads 0.72-1.01, 36 positions 0.95-1.05 (there
+//   the per-layer barrier is a larger share).
+//   decode_step from DRAM (4682 positions, 0.25-1 GiB), 3 rounds: 0.96-1.05, within the spread
+//   of two builds with the same kernel for these rows (0.89-1.08).
+//   Tiles of 512 and 1024 timed as 256 in floor/ (0.65-0.86 against 0.70-0.87).
+inline constexpr std::int64_t kLongTile = 256;
+inline constexpr std::int32_t kLongTileHeads = 2;
+// Heads a tile of kT positions holds scores for (the score buffer is [heads][kT] on the stack).
+template <std::int64_t kT>
+constexpr std::int32_t kTileHeads = kT >= kLongTile ? kLongTileHeads : kMaxHeadsPerPass;
 
 HWY_INLINE float LoadScalar(const float* p) { return *p; }
 HWY_INLINE float LoadScalar(const hwy::float16_t* p) {
@@ -704,7 +728,7 @@ void PartialTyped(const PartialArgs& a) {
   }
   std::fill(a.acc, a.acc + std::int64_t{G} * d, 0.0f);
 
-  HWY_ALIGN float s[kMaxHeadsPerPass * kT];  // scores, then probabilities, [head][row]
+  HWY_ALIGN float s[kTileHeads<kT> * kT];  // scores, then probabilities, [head][row]
   const std::int64_t row_bytes = dtype_row_bytes(a.dtype, d);
   constexpr bool joint = !kSplit;
   const auto kpf = StreamPrefetch<P>::Whole(k, a.stride, a.rows, row_bytes, joint, v);
@@ -766,7 +790,8 @@ void PartialTyped(const PartialArgs& a) {
       ScoreHeads<1, kT>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kT, score_scale,
                     kscale, pass_prefetch(kpf, k_shares, pass++), pt);
 
-    // Online softmax, once per tile and head.
+    // Online softmax, once per tile and head, over the tile's rows rounded up to whole vectors.
+    const std::int64_t padded = (rows + NT - 1) / NT * NT;
     for (g = 0; g < G; ++g) {
       float* sg = s + g * kT;
       // Lanes past the rows of a last, partial tile (stale scores) become -inf (exp -> 0), in
@@ -774,12 +799,12 @@ void PartialTyped(const PartialArgs& a) {
       // reach L1 (no store forwarding). Zen 5, one layer's 8 KV heads from L2, cycles per call
       // of 9 rows: fp32 G = 2 853-910 -> 638-678, G = 8 2448-2493 -> 1578-1605.
       if (rows < kT)
-        for (std::int64_t r = 0; r < kT; r += NT) {
+        for (std::int64_t r = 0; r < padded; r += NT) {
           const auto valid = hn::FirstN(dt, static_cast<std::size_t>(std::max<std::int64_t>(0, rows - r)));
           hn::Store(hn::IfThenElse(valid, hn::Load(dt, sg + r), hn::Set(dt, kNegInf)), dt, sg + r);
         }
       auto vmax = hn::Load(dt, sg);
-      for (std::int64_t r = NT; r < kT; r += NT) vmax = hn::Max(vmax, hn::Load(dt, sg + r));
+      for (std::int64_t r = NT; r < padded; r += NT) vmax = hn::Max(vmax, hn::Load(dt, sg + r));
       const float tile_max = hn::GetLane(hn::MaxOfLanes(dt, vmax));
       const float old_max = a.max[g];
       if (tile_max > old_max) {
@@ -793,7 +818,7 @@ void PartialTyped(const PartialArgs& a) {
       }
       const auto m = hn::Set(dt, a.max[g]);
       auto vsum = hn::Zero(dt);
-      for (std::int64_t r = 0; r < kT; r += NT) {
+      for (std::int64_t r = 0; r < padded; r += NT) {
         const auto p = hn::Exp(dt, hn::Sub(hn::Load(dt, sg + r), m));
         vsum = hn::Add(vsum, p);
         hn::Store(p, dt, sg + r);
@@ -845,6 +870,8 @@ void PartialTile(const PartialArgs& a) {
   if constexpr (kT != kTile && std::is_same_v<P, const std::int8_t*>) {
     if (a.amx != nullptr) return PartialScheme<P, kTile>(a);  // AMX scores 16 rows at a time
   }
+  if (a.heads <= kLongTileHeads && a.rows > kT && a.amx == nullptr)
+    return PartialScheme<P, kLongTile>(a);
   return PartialScheme<P, kT>(a);
 }
 
