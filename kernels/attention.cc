@@ -1,6 +1,6 @@
 // Fast decode attention: GQA-grouped, tiled, single-pass online softmax, Highway runtime dispatch.
 //
-// Per tile of kTileFor<row type> positions (32 for 1-byte rows, else 16; kLongTile = 256 for
+// Per tile of kTileFor<row type> positions (32 for 1-byte rows, else 16; kLongTile = 256 for fp32
 // groups of one or two heads): (1) scores for every (row, head) of the group with register-blocked
 // dot products (each K chunk is decoded once per block of heads, several rows in flight); (2) one
 // vectorised exp over the tile's scores and one online-softmax rescale per tile; (3) the V rows
@@ -254,7 +254,7 @@ constexpr std::int64_t kTileFor<const Fp8E5M2*> = 32;
 template <>
 constexpr std::int64_t kTileFor<Int4Ptr> = 32;
 
-// Groups of one or two heads take tiles of kLongTile positions instead. Each tile ends in a
+// fp32 groups of one or two heads take tiles of kLongTile positions instead. Each tile ends in a
 // chain that the next tile's FMAs wait behind (lane sums -> store -> max -> exp -> the V phase's
 // broadcasts): 66-94 ns a tile on the Zen 5 guest (fp32, G = 1, 64 rows in L1 as 4 tiles against
 // one). With one or two heads a tile's work is too short to hide it; a long tile pays it once
@@ -266,14 +266,19 @@ constexpr std::int64_t kTileFor<Int4Ptr> = 32;
 //   fp32 G = 1 0.70-0.77 / 0.71-0.75, G = 2 0.82 / 0.79-0.80; fp16 0.72-0.81 / 0.66-0.71; bf16
 //   0.77-0.80 / 0.75-0.78; int8 0.89-0.95 / 0.85-0.87.
 //   decode_step Qwen3-0.6B at 36, 73 and 141 positions (the reference's LLC rows), two batches
-//   of 3 rounds: fp16 0.74-0.92, bf16 0.74-0.95, int8 0.83-0.98, fp32 0.83-1.07 (36 positions:
-//   1.07 in one batch, 0.83 in the other); 2 threads 0.72-1.01, 36 positions 0.95-1.05 (there
-//   the per-layer barrier is a larger share).
-//   decode_step from DRAM (4682 positions, 0.25-1 GiB), 3 rounds: 0.96-1.05, within the spread
-//   of two builds with the same kernel for these rows (0.89-1.08).
+//   of 3 rounds: fp32 0.83-1.07 (36 positions: 1.07 in one batch, 0.83 in the other), fp16
+//   0.74-0.92, bf16 0.74-0.95, int8 0.83-0.98; 2 threads 0.72-1.01.
+//   From DRAM, 1 thread, 4-5 rounds: fp32 0.93-1.03 (Qwen3-0.6B 4682 positions, llama-7b 256 and
+//   2048). But fp16 1.21 and bf16 1.30 (Qwen3-0.6B, the guest in a fast stretch: 30 GB/s, near
+//   its ceiling), llama-7b at 256 positions fp16 1.13-1.28, bf16 1.05-1.10, int8 1.06-1.18; the
+//   Emerald Rapids host, 5 rounds: fp32 0.87, fp16 1.19, bf16 1.20, int8 1.01. So the narrower
+//   dtypes keep the short tiles until their DRAM streams are understood (each long phase leaves
+//   the other stream idle for 256 rows; a hardware prefetcher that drops it may be the cause).
 //   Tiles of 512 and 1024 timed as 256 in floor/ (0.65-0.86 against 0.70-0.87).
 inline constexpr std::int64_t kLongTile = 256;
 inline constexpr std::int32_t kLongTileHeads = 2;
+template <typename P>
+constexpr bool kLongTiles = std::is_same_v<P, const float*>;
 // Heads a tile of kT positions holds scores for (the score buffer is [heads][kT] on the stack).
 template <std::int64_t kT>
 constexpr std::int32_t kTileHeads = kT >= kLongTile ? kLongTileHeads : kMaxHeadsPerPass;
@@ -716,7 +721,9 @@ void PartialTyped(const PartialArgs& a) {
   const hn::CappedTag<float, kT> dt;
   const std::int64_t NT = static_cast<std::int64_t>(hn::Lanes(dt));
   const std::int32_t d = a.head_dim;
-  const std::int32_t G = a.heads;
+  // A long tile's score buffer holds kTileHeads<kT> heads (PartialTile sends no more); bounding G
+  // by it lets the compiler see that the wider head blocks never index past the buffer.
+  const std::int32_t G = std::min(a.heads, kTileHeads<kT>);
   const P k = RowPtr<P>(a.k);
   const P v = RowPtr<P>(a.v);
   const float score_scale = a.scale * kDecodeUnit<P>;
@@ -870,8 +877,9 @@ void PartialTile(const PartialArgs& a) {
   if constexpr (kT != kTile && std::is_same_v<P, const std::int8_t*>) {
     if (a.amx != nullptr) return PartialScheme<P, kTile>(a);  // AMX scores 16 rows at a time
   }
-  if (a.heads <= kLongTileHeads && a.rows > kT && a.amx == nullptr)
-    return PartialScheme<P, kLongTile>(a);
+  if constexpr (kLongTiles<P>) {
+    if (a.heads <= kLongTileHeads && a.rows > kT) return PartialScheme<P, kLongTile>(a);
+  }
   return PartialScheme<P, kT>(a);
 }
 
