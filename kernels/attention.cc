@@ -262,19 +262,22 @@ constexpr std::int64_t kTileFor<Int4Ptr> = 32;
 // which must stay in L1, and their tile-wide prefetch window would grow with the tile.
 // Measured on the Zen 5 guest, scratch builds of the AVX2/AVX3 targets, interleaved rounds, best
 // of each, time with long tiles over time with short ones (1 thread unless said):
-//   kernel_bench floor/ (one KV head), two batches of 4 rounds, 64 positions (L1) / 512 (L2):
-//   fp32 G = 1 0.70-0.77 / 0.71-0.75, G = 2 0.82 / 0.79-0.80; fp16 0.72-0.81 / 0.66-0.71; bf16
-//   0.77-0.80 / 0.75-0.78; int8 0.89-0.95 / 0.85-0.87.
+//   kernel_bench floor/ (one KV head), batches of 4 rounds, 64 positions (L1) / 512 (L2): fp32
+//   G = 1 0.70-0.77 / 0.71-0.75, G = 2 0.81-0.82 / 0.79-0.80; fp16 0.72-0.81 / 0.66-0.71; bf16
+//   0.73-0.80 / 0.75-0.78; int8 0.89-0.95 / 0.85-0.87.
 //   decode_step Qwen3-0.6B at 36, 73 and 141 positions (the reference's LLC rows), two batches
 //   of 3 rounds: fp32 0.83-1.07 (36 positions: 1.07 in one batch, 0.83 in the other), fp16
 //   0.74-0.92, bf16 0.74-0.95, int8 0.83-0.98; 2 threads 0.72-1.01.
 //   From DRAM, 1 thread, 4-5 rounds: fp32 0.93-1.03 (Qwen3-0.6B 4682 positions, llama-7b 256 and
 //   2048). But fp16 1.21 and bf16 1.30 (Qwen3-0.6B, the guest in a fast stretch: 30 GB/s, near
-//   its ceiling), llama-7b at 256 positions fp16 1.13-1.28, bf16 1.05-1.10, int8 1.06-1.18; the
-//   Emerald Rapids host, 5 rounds: fp32 0.87, fp16 1.19, bf16 1.20, int8 1.01. So the narrower
-//   dtypes keep the short tiles until their DRAM streams are understood (each long phase leaves
-//   the other stream idle for 256 rows; a hardware prefetcher that drops it may be the cause).
+//   its ceiling); llama-7b at 256 / 2048 positions fp16 1.13-1.28 / 1.11, bf16 1.05-1.10 / 1.12,
+//   int8 1.06 / 1.18; the Emerald Rapids host, 5 rounds: fp32 0.87, fp16 1.19, bf16 1.20, int8
+//   1.01. So the narrower dtypes keep the short tiles until their DRAM streams are understood
+//   (each long phase leaves the other stream idle for 256 rows; a hardware prefetcher that drops
+//   it may be the cause).
 //   Tiles of 512 and 1024 timed as 256 in floor/ (0.65-0.86 against 0.70-0.87).
+//   The fp32-only build (this), 4 rounds: decode_step at the LLC rows 0.81-0.95, from DRAM
+//   0.97-0.99.
 inline constexpr std::int64_t kLongTile = 256;
 inline constexpr std::int32_t kLongTileHeads = 2;
 template <typename P>
