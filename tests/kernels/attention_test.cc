@@ -145,8 +145,8 @@ std::vector<AttnCase> sweep_cases() {
   cases.push_back({256, 64, 16, 4, DType::kBF16, Layout::kPositionMajor, false});
   cases.push_back({256, 64, 16, 4, DType::kI4, Layout::kHeadMajor, true});
   cases.push_back({64, 33, 16, 2, DType::kF16, Layout::kHeadMajor, false});
-  // Groups of one or two heads take tiles of 256 positions: exactly one, one row more, and
-  // several with a short last tile.
+  // fp32 groups of one or two heads take tiles of 256 positions: exactly one, one row more, and
+  // several with a short last tile (the other dtypes, whose tiles are short, as a check).
   for (DType t : kAllDTypes) {
     cases.push_back({128, 256, 8, 8, t, Layout::kHeadMajor, false});
     cases.push_back({128, 257, 16, 8, t, Layout::kPositionMajor, false});
