@@ -33,7 +33,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
       "threshold", po::value(&o.compare.threshold)->default_value(0.05, "0.05"),
       "relative time change below which a configuration is 'same'")(
       "alpha", po::value(&o.compare.alpha)->default_value(0.05, "0.05"), "significance level of the Mann-Whitney U test")(
-      "strict", po::bool_switch(&o.strict), "different cpu_model/isa/compiler/kvbench_version is an error (exit 2)")(
+      "strict", po::bool_switch(&o.strict), "different cpu_model/isa/compiler/kvbench_version/LLC size is an error (exit 2)")(
       "cross-cpu", po::bool_switch(&o.cross_cpu),
       "CPU B / CPU A ratio table (automatic when cpu_model differs)")(
       "match-threads", po::value(&o.match_threads)->default_value("exact"),

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "analysis/machine_results.h"
@@ -103,6 +104,32 @@ std::string join(const std::set<std::string>& s) {
   return out;
 }
 
+// The LLC each run sized itself from, per thread count: "bytes (source)". Rows of files from
+// before llc_source was written read as hwloc's.
+std::map<std::string, std::set<std::string>> llc_by_threads(const std::vector<ResultRow>& rows) {
+  std::map<std::string, std::set<std::string>> out;
+  for (const ResultRow& r : rows) {
+    if (r.str(Col::llc_bytes).empty()) continue;
+    const std::string source = r.str(Col::llc_source).empty() ? "hwloc" : r.str(Col::llc_source);
+    out[r.str(Col::threads)].insert(r.str(Col::llc_bytes) + " (" + source + ")");
+  }
+  return out;
+}
+
+// Two runs of one machine can size their LLC differently (`--llc auto` measured in one and kept
+// hwloc's in the other, or another `--llc`); context = auto and the ceilings' working sets
+// follow it, so their rows stop matching. Named at the first thread count both ran.
+std::optional<std::string> llc_difference(const std::vector<ResultRow>& base, const std::vector<ResultRow>& next) {
+  const auto a = llc_by_threads(base), b = llc_by_threads(next);
+  for (const auto& [threads, sizes] : a) {
+    const auto it = b.find(threads);
+    if (it == b.end() || it->second == sizes) continue;
+    return "llc_bytes at " + threads + " threads: base " + join(sizes) + " vs new " + join(it->second) +
+           " (context = auto and the ceilings' working sets are sized from it; --llc SIZE fixes it)";
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Comparison compare_results(const std::vector<ResultRow>& base, const std::vector<ResultRow>& next,
@@ -123,6 +150,8 @@ Comparison compare_results(const std::vector<ResultRow>& base, const std::vector
       if (i < kCpuColumns) out.cpu_differs = true;
     }
   }
+  if (!out.cpu_differs)  // other CPUs have other caches: l3_bytes already says so
+    if (auto llc = llc_difference(base, next)) out.environment_differences.push_back(*llc);
   const auto base_groups = group_rows(base, options.match_threads);
   const auto new_groups = group_rows(next, options.match_threads);
   for (const auto& [key, bg] : base_groups) {

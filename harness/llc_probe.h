@@ -24,6 +24,10 @@ struct LlcEstimate {
   std::int64_t knee_bytes = 0;  // where reads fall halfway from the plateau to DRAM (log-size
                                 // interpolation); 0: no plateau 1.3x above DRAM to place it
 };
+// Auto's first test: does a quarter of hwloc's LLC (`quarter_gbps`, one core) read so much slower
+// than a set just past the L2 (`past_l2_gbps`) that hwloc's size is in doubt? Pure.
+bool hwloc_llc_in_doubt(double past_l2_gbps, double quarter_gbps);
+
 // The curve ascending in bytes, from beyond the L2 to well beyond any cache. Pure.
 LlcEstimate estimate_llc(const std::vector<ReadPoint>& curve);
 
@@ -59,8 +63,8 @@ LlcDecision decide_llc(const LlcSetting& setting, std::int64_t hwloc_bytes,
 
 // Measures where the setting needs it (one thread on the first PU), decides, and replaces
 // topo's LLC by the chosen size (one instance shared by the PUs of hwloc's LLC instances).
-// Auto first reads two working sets (twice the L2, a quarter of hwloc's LLC) and measures the
-// whole curve only where the second reads 1.5x slower than the first; measure always reads the
+// Auto first reads two working sets (twice the L2, a quarter of hwloc's LLC; twice each, in turn)
+// and measures the whole curve only where hwloc_llc_in_doubt; measure always reads the
 // curve (up to 4 x hwloc's LLC). Machines whose deepest cache is the L2 keep it.
 LlcDecision apply_llc_setting(Topology& topo, const LlcSetting& setting, std::int64_t mem_available);
 

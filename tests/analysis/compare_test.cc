@@ -117,6 +117,36 @@ TEST(CompareResults, SameModelNameButOtherSignatureOrCachesIsAnotherCpu) {
   EXPECT_EQ(c.environment_differences[0].rfind("l2_bytes", 0), 0u);
 }
 
+// The Emerald Rapids host's afternoon runs: `--llc auto` measured 64 MiB in one and kept hwloc's
+// 300 MiB in the next. Same CPU, so no cross-CPU comparison, but the warning says why the
+// context = auto rows do not match; files from before llc_source read as hwloc.
+TEST(CompareResults, ALlcSizedDifferentlyOnTheSameCpuIsReported) {
+  auto header = testing::schema_header();
+  header.push_back("llc_source");
+  const auto run = [&](const std::string& name, const char* llc, const char* source) {
+    auto fields = testing::repetition_rows(SyntheticMachine{}, {100, 101, 102});
+    for (auto& f : fields) {
+      f["llc_bytes"] = llc;
+      f["llc_source"] = source;
+    }
+    const auto path = testing::scratch_dir("Compare.Llc" + name) / "in.csv";
+    testing::write_text(path, testing::to_csv(fields, header));
+    return load_results(path.string());
+  };
+  const auto measured = run("Measured", "67108864", "measured");
+  const auto kept = run("Kept", "314572800", "hwloc");
+  const auto old_file = run("Old", "314572800", "");
+  Comparison c = compare_results(measured, kept, {});
+  EXPECT_FALSE(c.cpu_differs);
+  ASSERT_EQ(c.environment_differences.size(), 1u);
+  const std::string& d = c.environment_differences[0];
+  EXPECT_EQ(d.rfind("llc_bytes at 1 threads", 0), 0u) << d;
+  EXPECT_NE(d.find("'67108864 (measured)'"), std::string::npos) << d;
+  EXPECT_NE(d.find("'314572800 (hwloc)'"), std::string::npos) << d;
+  EXPECT_TRUE(compare_results(kept, old_file, {}).environment_differences.empty());
+  EXPECT_TRUE(compare_results(measured, measured, {}).environment_differences.empty());
+}
+
 TEST(CompareResults, MatchThreadsMaxComparesEachSideAtItsLargestThreadCount) {
   SyntheticMachine a, b;
   b.cpu_model = "Synthetic CPU B";

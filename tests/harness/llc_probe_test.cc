@@ -106,6 +106,20 @@ TEST(LlcProbe, AutoKeepsHwlocWhereTheKneeAgreesAndMeasuresWhereItDoesNot) {
   EXPECT_EQ(decide_llc({LlcPolicy::kHwloc, 0}, 508 * kMiB, zen5_guest()).bytes, 0);
 }
 
+TEST(LlcProbe, AutoDoubtsHwlocWhereAQuarterOfItReadsClearlySlower) {
+  // The Emerald Rapids host's run that kept hwloc's 300 MiB: 19.7 GB/s at 4 MiB, 13.5 at 75 MiB.
+  EXPECT_TRUE(hwloc_llc_in_doubt(19.7, 13.5));
+  // A quarter of a real LLC streams at about the speed just past the L2 (that host's other
+  // morning: 29.7 and 29.1 GB/s; the Zen 5 guest's 8 MiB reads at 97 against 107 at 2 MiB).
+  EXPECT_FALSE(hwloc_llc_in_doubt(29.7, 29.1));
+  EXPECT_FALSE(hwloc_llc_in_doubt(106.8, 97.0));
+  EXPECT_FALSE(hwloc_llc_in_doubt(20.0, 16.1));  // 1.24x: inside the margin
+  EXPECT_TRUE(hwloc_llc_in_doubt(20.0, 15.9));   // 1.26x
+  // A failed read (0 GB/s) is no evidence either way.
+  EXPECT_FALSE(hwloc_llc_in_doubt(0.0, 10.0));
+  EXPECT_FALSE(hwloc_llc_in_doubt(10.0, 0.0));
+}
+
 TEST(LlcProbe, NoVisibleCacheKeepsHwloc) {
   std::vector<ReadPoint> flat;
   for (std::int64_t s = 4 * kMiB; s <= 1024 * kMiB; s *= 2) flat.push_back({s, 15.0});
