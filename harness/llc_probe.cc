@@ -31,8 +31,14 @@ std::string mib(std::int64_t bytes) {
   return buf;
 }
 
-std::int64_t nearest_power_of_two(std::int64_t bytes) {
-  const double e = std::round(std::log2(static_cast<double>(std::max<std::int64_t>(bytes, 1))));
+// The largest power of two not above the knee. The knee falls at the capacity or up to a third
+// past it (estimate_llc), and it wanders from probe to probe: 18.7-25.4 MiB on the 2-vCPU Zen 5
+// guest, 68-101 MiB on one Emerald Rapids host lent on 2026-11-26. Rounding to the nearest power
+// of two put its boundary (22.6, 90.5 MiB) inside both spreads, so one run took 32 MiB where the
+// next took 16 (and 128 against 64), moving every context sized from it; rounding down puts the
+// boundaries at 16, 32, 64 and 128 MiB, outside both.
+std::int64_t power_of_two_below(std::int64_t bytes) {
+  const double e = std::floor(std::log2(static_cast<double>(std::max<std::int64_t>(bytes, 1))));
   return std::int64_t{1} << static_cast<int>(std::clamp(e, 0.0, 62.0));
 }
 
@@ -147,7 +153,7 @@ LlcDecision decide_llc(const LlcSetting& setting, std::int64_t hwloc_bytes, std:
     d.summary = hw + " kept: reads fall to DRAM speed past " + mib(knee) + " (" + curve_text(d.estimate) + ")";
     return d;
   }
-  d.bytes = nearest_power_of_two(knee);
+  d.bytes = power_of_two_below(knee);
   d.source = "measured";
   d.summary = "LLC " + mib(d.bytes) + " measured, instead of " + hw + ": reads fall to DRAM speed past " +
               mib(knee) + " (" + curve_text(d.estimate) + ")";

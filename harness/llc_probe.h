@@ -56,8 +56,8 @@ struct LlcDecision {
 };
 // What the setting makes of hwloc's size and a measured curve (empty for hwloc and fixed
 // sizes). Auto keeps hwloc's size unless the knee lies outside [hwloc / 2, 2 x hwloc]; measure
-// takes the knee whenever there is one. A measured size is the knee rounded to the nearest
-// power of two (in log scale), so the contexts sized from it stay put from run to run. Pure.
+// takes the knee whenever there is one. A measured size is the knee rounded down to a power of
+// two, so the contexts sized from it stay put while the knee wanders within an octave. Pure.
 LlcDecision decide_llc(const LlcSetting& setting, std::int64_t hwloc_bytes,
                        std::vector<ReadPoint> curve);
 

@@ -95,7 +95,7 @@ TEST(LlcProbe, AutoKeepsHwlocWhereTheKneeAgreesAndMeasuresWhereItDoesNot) {
   EXPECT_NE(keep.summary.find("kept"), std::string::npos) << keep.summary;
 
   const LlcDecision guest = decide_llc({LlcPolicy::kAuto, 0}, 508 * kMiB, zen5_guest());
-  EXPECT_EQ(guest.bytes, 16 * kMiB);  // knee ~19-20 MiB, nearest power of two
+  EXPECT_EQ(guest.bytes, 16 * kMiB);  // knee ~19-20 MiB, rounded down
   EXPECT_EQ(guest.source, "measured");
   EXPECT_NE(guest.summary.find("508.0 MiB"), std::string::npos) << guest.summary;
 
@@ -118,6 +118,22 @@ TEST(LlcProbe, AutoDoubtsHwlocWhereAQuarterOfItReadsClearlySlower) {
   // A failed read (0 GB/s) is no evidence either way.
   EXPECT_FALSE(hwloc_llc_in_doubt(0.0, 10.0));
   EXPECT_FALSE(hwloc_llc_in_doubt(10.0, 0.0));
+}
+
+// Knees of one host from probe to probe keep one size: the Zen 5 guest's 18.7-25.4 MiB and an
+// Emerald Rapids host's 68.3-101.0 MiB (2026-11-26) had each straddled a rounding to the nearest
+// power of two.
+TEST(LlcProbe, AKneeWanderingWithinAnOctaveKeepsItsSize) {
+  const auto measured = [](double knee_mib, std::int64_t hwloc) {
+    // Plateau 100 GB/s, DRAM 30, a clean fall right after the knee.
+    std::vector<ReadPoint> c;
+    for (double s = 2.0; s <= 4096.0; s *= std::sqrt(2.0))
+      c.push_back({static_cast<std::int64_t>(s * kMiB), s <= knee_mib ? 100.0 : 30.0});
+    return decide_llc({LlcPolicy::kMeasure, 0}, hwloc, c).bytes;
+  };
+  for (double knee : {18.7, 20.4, 22.2, 25.4}) EXPECT_EQ(measured(knee, 508 * kMiB), 16 * kMiB) << knee;
+  for (double knee : {68.3, 81.2, 89.5, 101.0}) EXPECT_EQ(measured(knee, 300 * kMiB), 64 * kMiB) << knee;
+  EXPECT_EQ(measured(33.0, 32 * kMiB), 32 * kMiB);  // a 32 MiB cache's knee sits at or just past 32
 }
 
 TEST(LlcProbe, NoVisibleCacheKeepsHwloc) {
