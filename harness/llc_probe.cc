@@ -32,7 +32,7 @@ std::string mib(std::int64_t bytes) {
 }
 
 // The largest power of two not above the knee. The knee falls at the capacity or up to a third
-// past it (estimate_llc), and it wanders from probe to probe: 18.7-25.4 MiB on the 2-vCPU Zen 5
+// past it (estimate_llc), and it wanders from probe to probe: 16.6-25.4 MiB on the 2-vCPU Zen 5
 // guest, 68-101 MiB on one Emerald Rapids host lent on 2026-11-26. Rounding to the nearest power
 // of two put its boundary (22.6, 90.5 MiB) inside both spreads, so one run took 32 MiB where the
 // next took 16 (and 128 against 64), moving every context sized from it; rounding down puts the

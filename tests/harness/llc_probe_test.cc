@@ -120,7 +120,7 @@ TEST(LlcProbe, AutoDoubtsHwlocWhereAQuarterOfItReadsClearlySlower) {
   EXPECT_FALSE(hwloc_llc_in_doubt(10.0, 0.0));
 }
 
-// Knees of one host from probe to probe keep one size: the Zen 5 guest's 18.7-25.4 MiB and an
+// Knees of one host from probe to probe keep one size: the Zen 5 guest's 16.6-25.4 MiB and an
 // Emerald Rapids host's 68.3-101.0 MiB (2026-11-26) had each straddled a rounding to the nearest
 // power of two.
 TEST(LlcProbe, AKneeWanderingWithinAnOctaveKeepsItsSize) {
@@ -131,7 +131,7 @@ TEST(LlcProbe, AKneeWanderingWithinAnOctaveKeepsItsSize) {
       c.push_back({static_cast<std::int64_t>(s * kMiB), s <= knee_mib ? 100.0 : 30.0});
     return decide_llc({LlcPolicy::kMeasure, 0}, hwloc, c).bytes;
   };
-  for (double knee : {18.7, 20.4, 22.2, 25.4}) EXPECT_EQ(measured(knee, 508 * kMiB), 16 * kMiB) << knee;
+  for (double knee : {16.6, 19.7, 22.2, 25.4}) EXPECT_EQ(measured(knee, 508 * kMiB), 16 * kMiB) << knee;
   for (double knee : {68.3, 81.2, 89.5, 101.0}) EXPECT_EQ(measured(knee, 300 * kMiB), 64 * kMiB) << knee;
   EXPECT_EQ(measured(33.0, 32 * kMiB), 32 * kMiB);  // a 32 MiB cache's knee sits at or just past 32
 }
