@@ -97,7 +97,7 @@ class DecodeFixture {
   std::unique_ptr<CounterSet> counters_;
   std::map<Family, std::vector<CounterReading>> readings_;
   Validation validation_;
-  std::vector<float> prefill_k_, prefill_v_;  // [kv_head][tokens][head_dim] fp32 sources
+  std::vector<float> prefill_k_, prefill_v_;  // [layer][kv_head][tokens][head_dim] fp32 sources
   std::vector<std::int32_t> checked_layers_;
   std::optional<Validation> prefill_validation_;
   std::optional<Validation> memcpy_validation_;

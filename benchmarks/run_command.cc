@@ -809,22 +809,26 @@ int run_main(const std::vector<std::string>& raw_args) {
       }
     }
   }
+  // What a benchmark allocates beside its configuration's cache: a variant's buffers (one
+  // variant at a time), prefill_copy's per-layer sources.
+  const auto beside_cache = [](const DecodeConfig& c, const Entry& e) -> std::int64_t {
+    if (is_variant_family(e.family)) return variant_memory_bytes(c, e.family, e.params);
+    return e.family == Family::kPrefillCopy ? prefill_source_bytes(c) : 0;
+  };
   {
-    // The variants allocate beside their configuration's cache (one variant at a time).
     std::string report;
     for (const Entry& e : state.entries) {
       const DecodeConfig& c = state.configs[e.config];
-      const std::int64_t need =
-          config_memory_bytes(c, machine) + variant_memory_bytes(c, e.family, e.params);
-      if (is_variant_family(e.family) && need > machine.mem_available && report.size() < 2000) {
+      const std::int64_t extra = beside_cache(c, e);
+      const std::int64_t need = config_memory_bytes(c, machine) + extra;
+      if (extra > 0 && need > machine.mem_available && report.size() < 2000) {
         report += "\n  " + std::string(family_name(e.family)) +
                   variant_suffix(e.family, e.params, ' ') + " " + c.label() + ": requires " +
                   std::to_string(need) + " bytes, available " + std::to_string(machine.mem_available);
       }
     }
     if (!report.empty()) {
-      throw UsageError("variant benchmark(s) need more memory than is available (MemAvailable):" +
-                       report);
+      throw UsageError("benchmark(s) need more memory than is available (MemAvailable):" + report);
     }
   }
   if (settings.ceiling_bracket) {
@@ -836,9 +840,7 @@ int run_main(const std::vector<std::string>& raw_args) {
     for (const Entry& e : state.entries) {
       const DecodeConfig& c = state.configs[e.config];
       bracket_groups.insert({runs_single_threaded(e.family) ? 1 : c.threads, c.pin});
-      const std::int64_t need = config_memory_bytes(c, machine) +
-                                (is_variant_family(e.family)
-                                     ? variant_memory_bytes(c, e.family, e.params) : 0);
+      const std::int64_t need = config_memory_bytes(c, machine) + beside_cache(c, e);
       if (need > largest) {
         largest = need;
         largest_label = std::string(family_name(e.family)) + " " + c.label();

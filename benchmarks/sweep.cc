@@ -302,6 +302,13 @@ std::int64_t config_memory_bytes(const DecodeConfig& config, const MachineFacts&
   return bytes;
 }
 
+std::int64_t prefill_source_bytes(const DecodeConfig& config) {
+  std::int64_t bytes = 0;
+  for (const DecodeConfig& part : config.parts())
+    bytes += 2 * std::int64_t{part.shape.layers} * part.shape.kv_heads * part.attended() * part.shape.head_dim * 4;
+  return bytes;
+}
+
 void check_memory(const std::vector<DecodeConfig>& configs, const MachineFacts& machine) {
   std::string report;
   int refused = 0;

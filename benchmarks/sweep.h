@@ -118,6 +118,10 @@ std::vector<std::int64_t> auto_contexts(std::int64_t per_token_bytes, const Mach
 // weight buffer (weights), queries/outputs/workspaces.
 std::int64_t config_memory_bytes(const DecodeConfig& config, const MachineFacts& machine);
 
+// Bytes prefill_copy allocates beside the configuration: fp32 K and V sources for every layer's
+// attended positions (each layer copies its own, so the copy streams from memory).
+std::int64_t prefill_source_bytes(const DecodeConfig& config);
+
 // Throws UsageError listing the configurations whose memory exceeds machine.mem_available,
 // with required vs available bytes.
 void check_memory(const std::vector<DecodeConfig>& configs, const MachineFacts& machine);
