@@ -133,6 +133,23 @@ TEST(Sweep, SlidingWindowBoundsAttendedPositions) {
   EXPECT_EQ(c.kv_bytes(), std::int64_t{2} * 32 * 8 * 4096 * 128 * 4);
 }
 
+// prefill_copy gives every layer its own fp32 source for the attended positions, whatever the
+// cache's dtype: for int8 four times the cache's row bytes.
+TEST(Sweep, PrefillSourcesAreOnePerLayerInFp32) {
+  DecodeConfig c;
+  c.shape.layers = 32;
+  c.shape.q_heads = 32;
+  c.shape.kv_heads = 8;
+  c.shape.head_dim = 128;
+  c.shape.context = 8192;
+  c.shape.window = 4096;
+  EXPECT_EQ(prefill_source_bytes(c), std::int64_t{2} * 32 * 8 * 4096 * 128 * 4);
+  c.shape.window = 0;
+  c.dtype = DType::kI8;
+  EXPECT_EQ(prefill_source_bytes(c), std::int64_t{2} * 32 * 8 * 8192 * 128 * 4);
+  EXPECT_EQ(prefill_source_bytes(c), 4 * std::int64_t{2} * 32 * 8 * 8192 * 128);  // 4x the int8 rows
+}
+
 // Gemma-3-style 5:1 over 62 layers: 10 full periods (50 sliding) + 2 left over, both sliding.
 TEST(Sweep, SlidingPatternSplitsLayersIntoRingAndFullParts) {
   DecodeConfig c;
