@@ -816,19 +816,30 @@ int run_main(const std::vector<std::string>& raw_args) {
     return e.family == Family::kPrefillCopy ? prefill_source_bytes(c) : 0;
   };
   {
+    // As with configurations, --skip-invalid drops the benchmarks that do not fit; else refused.
     std::string report;
+    std::vector<Entry> fitting;
     for (const Entry& e : state.entries) {
       const DecodeConfig& c = state.configs[e.config];
       const std::int64_t extra = beside_cache(c, e);
       const std::int64_t need = config_memory_bytes(c, machine) + extra;
-      if (extra > 0 && need > machine.mem_available && report.size() < 2000) {
-        report += "\n  " + std::string(family_name(e.family)) +
-                  variant_suffix(e.family, e.params, ' ') + " " + c.label() + ": requires " +
-                  std::to_string(need) + " bytes, available " + std::to_string(machine.mem_available);
+      if (extra > 0 && need > machine.mem_available) {
+        if (report.size() < 2000) {
+          report += "\n  " + std::string(family_name(e.family)) +
+                    variant_suffix(e.family, e.params, ' ') + " " + c.label() + ": requires " +
+                    std::to_string(need) + " bytes, available " + std::to_string(machine.mem_available);
+        }
+      } else {
+        fitting.push_back(e);
       }
     }
     if (!report.empty()) {
-      throw UsageError("benchmark(s) need more memory than is available (MemAvailable):" + report);
+      if (!settings.skip_invalid) {
+        throw UsageError("benchmark(s) need more memory than is available (MemAvailable):" + report);
+      }
+      std::fprintf(stderr, "kvbench: skipping %zu benchmark(s) that need more memory than is available:%s\n",
+                   state.entries.size() - fitting.size(), report.c_str());
+      state.entries = std::move(fitting);
     }
   }
   if (settings.ceiling_bracket) {
