@@ -584,6 +584,32 @@ TEST_F(KvbenchBinary, SkipInvalidDropsImpossibleCombinations) {
   EXPECT_FALSE(fs::exists(dir_ / "dry.csv"));
 }
 
+// prefill_copy's fp32 sources (one per layer) are 8x an int4 cache: a context whose int4 cache
+// takes about a quarter of MemAvailable fits for decode_step, while its prefill sources need
+// about twice the memory there is. Refused with exit 2, or skipped alone with --skip-invalid.
+TEST_F(KvbenchBinary, PrefillSourcesBeyondMemoryAreRefusedOrSkipped) {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::int64_t kib = 0;
+  while (meminfo >> key >> kib && key != "MemAvailable:") meminfo.ignore(256, '\n');
+  if (key != "MemAvailable:" || kib <= 0) GTEST_SKIP() << "no MemAvailable in /proc/meminfo";
+  const std::int64_t int4_bytes_per_position = 2 * 32 * 32 * 128 / 2;
+  const std::int64_t context = kib * 1024 / 4 / int4_bytes_per_position;
+  const std::string args = "run --model custom --layers 32 --q-heads 32 --kv-heads 32 --head-dim 128 "
+                           "--context " + std::to_string(context) + " --max-context " +
+                           std::to_string(context) + " --dtype int4 --threads 1 --ceilings none "
+                           "--benchmarks decode_step,prefill_copy --dry-run --out dry.csv";
+  const Result refused = run(args);
+  EXPECT_EQ(refused.status, 2) << refused.err;
+  EXPECT_NE(refused.err.find("need more memory than is available"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("prefill_copy custom"), std::string::npos) << refused.err;
+  const Result skipped = run(args + " --skip-invalid");
+  EXPECT_EQ(skipped.status, 0) << skipped.err;
+  EXPECT_NE(skipped.err.find("skipping 1 benchmark(s) that need more memory"), std::string::npos) << skipped.err;
+  EXPECT_NE(skipped.out.find("decode_step custom"), std::string::npos) << skipped.out;
+  EXPECT_EQ(skipped.out.find("prefill_copy custom"), std::string::npos) << skipped.out;
+}
+
 TEST_F(KvbenchBinary, SizeCsvHasExactPresetBytes) {
   const Result r = run("size --model qwen3-0.6b --context 1024 --dtype fp32,int8 --format csv");
   ASSERT_EQ(r.status, 0) << r.err;
