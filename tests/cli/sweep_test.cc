@@ -120,7 +120,8 @@ TEST(Sweep, AutoContextsBeyondTheModelsCapacityAreHeldToIt) {
   EXPECT_EQ(expand_sweep(s, m).rejected.size(), 1u);
 }
 
-TEST(Sweep, SlidingWindowBoundsAttendedPositions) {
+// 32 layers, 32 query / 8 KV heads, head_dim 128, context 8192 through a window of 4096.
+DecodeConfig sliding_window_config() {
   DecodeConfig c;
   c.shape.layers = 32;
   c.shape.q_heads = 32;
@@ -128,6 +129,11 @@ TEST(Sweep, SlidingWindowBoundsAttendedPositions) {
   c.shape.head_dim = 128;
   c.shape.context = 8192;
   c.shape.window = 4096;
+  return c;
+}
+
+TEST(Sweep, SlidingWindowBoundsAttendedPositions) {
+  const DecodeConfig c = sliding_window_config();
   EXPECT_EQ(c.attended(), 4096);
   EXPECT_EQ(c.cache_shape().capacity, 4096);
   EXPECT_EQ(c.kv_bytes(), std::int64_t{2} * 32 * 8 * 4096 * 128 * 4);
@@ -136,13 +142,7 @@ TEST(Sweep, SlidingWindowBoundsAttendedPositions) {
 // prefill_copy gives every layer its own fp32 source for the attended positions, whatever the
 // cache's dtype: for int8 four times the cache's row bytes.
 TEST(Sweep, PrefillSourcesAreOnePerLayerInFp32) {
-  DecodeConfig c;
-  c.shape.layers = 32;
-  c.shape.q_heads = 32;
-  c.shape.kv_heads = 8;
-  c.shape.head_dim = 128;
-  c.shape.context = 8192;
-  c.shape.window = 4096;
+  DecodeConfig c = sliding_window_config();
   EXPECT_EQ(prefill_source_bytes(c), std::int64_t{2} * 32 * 8 * 4096 * 128 * 4);
   c.shape.window = 0;
   c.dtype = DType::kI8;
