@@ -31,17 +31,6 @@ std::string mib(std::int64_t bytes) {
   return buf;
 }
 
-// The largest power of two not above the knee. The knee falls at the capacity or up to a third
-// past it (estimate_llc), and it wanders from probe to probe: 16.6-25.4 MiB on the 2-vCPU Zen 5
-// guest, 68-101 MiB on one Emerald Rapids host lent on 2026-11-26. Rounding to the nearest power
-// of two put its boundary (22.6, 90.5 MiB) inside both spreads, so one run took 32 MiB where the
-// next took 16 (and 128 against 64), moving every context sized from it; rounding down puts the
-// boundaries at 16, 32, 64 and 128 MiB, outside both.
-std::int64_t power_of_two_below(std::int64_t bytes) {
-  const double e = std::floor(std::log2(static_cast<double>(std::max<std::int64_t>(bytes, 1))));
-  return std::int64_t{1} << static_cast<int>(std::clamp(e, 0.0, 62.0));
-}
-
 std::string curve_text(const LlcEstimate& e) {
   char buf[160];
   std::snprintf(buf, sizeof buf, "one core reads %.1f GB/s at best, %.1f GB/s from DRAM", e.plateau_gbps,
@@ -50,6 +39,21 @@ std::string curve_text(const LlcEstimate& e) {
 }
 
 }  // namespace
+
+// The size a knee stands for: the largest power of two not above 1.2 x the knee. A streamed
+// set past an adaptive cache still hits part of it, which puts the knee at the capacity or up
+// to a third past it (estimate_llc); an LRU cache misses every line of a set just over it, so
+// with samples at sqrt(2) steps the knee interpolates to about 0.84 x the capacity, which 1.2x
+// lifts back. The knee also wanders from probe to probe: 16.6-25.4 MiB on the 2-vCPU Zen 5
+// guest, 68-101 and 121-193 MiB on two Emerald Rapids hosts lent on 2026-11-26. Rounding to the
+// nearest power of two put its boundary (22.6, 90.5, 181 MiB) inside each spread, so one run
+// took 32 MiB where the next took 16 (64 against 128, 128 against 256), moving every context
+// sized from it; this rule keeps each spread on one size (16, 64, 128 MiB; the Zen 5 guest's
+// largest, 25.4 MiB, is 5% below its next boundary, 26.7 MiB).
+std::int64_t llc_size_of_knee(std::int64_t knee) {
+  const double e = std::floor(std::log2(1.2 * static_cast<double>(std::max<std::int64_t>(knee, 1))));
+  return std::int64_t{1} << static_cast<int>(std::clamp(e, 0.0, 62.0));
+}
 
 bool hwloc_llc_in_doubt(double past_l2_gbps, double quarter_gbps) {
   return past_l2_gbps > 0 && quarter_gbps > 0 && quarter_gbps * kDoubtRatio < past_l2_gbps;
@@ -153,7 +157,7 @@ LlcDecision decide_llc(const LlcSetting& setting, std::int64_t hwloc_bytes, std:
     d.summary = hw + " kept: reads fall to DRAM speed past " + mib(knee) + " (" + curve_text(d.estimate) + ")";
     return d;
   }
-  d.bytes = power_of_two_below(knee);
+  d.bytes = llc_size_of_knee(knee);
   d.source = "measured";
   d.summary = "LLC " + mib(d.bytes) + " measured, instead of " + hw + ": reads fall to DRAM speed past " +
               mib(knee) + " (" + curve_text(d.estimate) + ")";

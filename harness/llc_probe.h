@@ -28,6 +28,10 @@ struct LlcEstimate {
 // than a set just past the L2 (`past_l2_gbps`) that hwloc's size is in doubt? Pure.
 bool hwloc_llc_in_doubt(double past_l2_gbps, double quarter_gbps);
 
+// The LLC size a measured knee stands for: the largest power of two not above 1.2 x the knee
+// (llc_probe.cc says why). Pure.
+std::int64_t llc_size_of_knee(std::int64_t knee_bytes);
+
 // The curve ascending in bytes, from beyond the L2 to well beyond any cache. Pure.
 LlcEstimate estimate_llc(const std::vector<ReadPoint>& curve);
 
@@ -56,8 +60,8 @@ struct LlcDecision {
 };
 // What the setting makes of hwloc's size and a measured curve (empty for hwloc and fixed
 // sizes). Auto keeps hwloc's size unless the knee lies outside [hwloc / 2, 2 x hwloc]; measure
-// takes the knee whenever there is one. A measured size is the knee rounded down to a power of
-// two, so the contexts sized from it stay put while the knee wanders within an octave. Pure.
+// takes the knee whenever there is one. A measured size is the largest power of two not above
+// 1.2 x the knee, so the contexts sized from it stay put while the knee wanders. Pure.
 LlcDecision decide_llc(const LlcSetting& setting, std::int64_t hwloc_bytes,
                        std::vector<ReadPoint> curve);
 

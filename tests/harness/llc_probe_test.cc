@@ -120,20 +120,26 @@ TEST(LlcProbe, AutoDoubtsHwlocWhereAQuarterOfItReadsClearlySlower) {
   EXPECT_FALSE(hwloc_llc_in_doubt(10.0, 0.0));
 }
 
-// Knees of one host from probe to probe keep one size: the Zen 5 guest's 16.6-25.4 MiB and an
-// Emerald Rapids host's 68.3-101.0 MiB (2026-11-26) had each straddled a rounding to the nearest
-// power of two.
+// Knees of one host from probe to probe keep one size: the Zen 5 guest's 16.6-25.4 MiB and two
+// Emerald Rapids hosts' 68.3-101.0 and 120.9-192.8 MiB (2026-11-26) had each straddled a
+// rounding to the nearest power of two.
 TEST(LlcProbe, AKneeWanderingWithinAnOctaveKeepsItsSize) {
-  const auto measured = [](double knee_mib, std::int64_t hwloc) {
-    // Plateau 100 GB/s, DRAM 30, a clean fall right after the knee.
-    std::vector<ReadPoint> c;
-    for (double s = 2.0; s <= 4096.0; s *= std::sqrt(2.0))
-      c.push_back({static_cast<std::int64_t>(s * kMiB), s <= knee_mib ? 100.0 : 30.0});
-    return decide_llc({LlcPolicy::kMeasure, 0}, hwloc, c).bytes;
-  };
-  for (double knee : {16.6, 19.7, 22.2, 25.4}) EXPECT_EQ(measured(knee, 508 * kMiB), 16 * kMiB) << knee;
-  for (double knee : {68.3, 81.2, 89.5, 101.0}) EXPECT_EQ(measured(knee, 300 * kMiB), 64 * kMiB) << knee;
-  EXPECT_EQ(measured(33.0, 32 * kMiB), 32 * kMiB);  // a 32 MiB cache's knee sits at or just past 32
+  const auto size = [](double knee_mib) { return llc_size_of_knee(static_cast<std::int64_t>(knee_mib * kMiB)); };
+  for (double knee : {16.6, 19.7, 22.2, 25.4}) EXPECT_EQ(size(knee), 16 * kMiB) << knee;
+  for (double knee : {68.3, 81.2, 89.5, 101.0}) EXPECT_EQ(size(knee), 64 * kMiB) << knee;
+  for (double knee : {120.9, 136.1, 176.5, 192.8}) EXPECT_EQ(size(knee), 128 * kMiB) << knee;
+  EXPECT_EQ(size(33.0), 32 * kMiB);  // an adaptive 32 MiB cache: at or just past 32
+}
+
+// An LRU cache of 32 MiB streams a 32 MiB set from memory (code and tables take some of it),
+// so the knee interpolates between the samples at 22.6 and 32 MiB: still a 32 MiB cache.
+TEST(LlcProbe, AnLruCachesKneeJustBelowItsSizeStandsForIt) {
+  std::vector<ReadPoint> c;
+  for (double s = 2.0; s <= 1024.0; s *= std::sqrt(2.0))
+    c.push_back({static_cast<std::int64_t>(s * kMiB), s < 31.9 ? 100.0 : 30.0});
+  const LlcDecision d = decide_llc({LlcPolicy::kMeasure, 0}, 32 * kMiB, c);
+  EXPECT_LT(d.estimate.knee_bytes, 32 * kMiB);
+  EXPECT_EQ(d.bytes, 32 * kMiB);
 }
 
 TEST(LlcProbe, NoVisibleCacheKeepsHwloc) {
