@@ -7,6 +7,7 @@
 #include "benchmarks/usage_error.h"
 #include "benchmarks/value_list.h"
 #include "harness/ceilings.h"
+#include "kernels/cost_model.h"
 
 namespace kvb {
 
@@ -303,9 +304,10 @@ std::int64_t config_memory_bytes(const DecodeConfig& config, const MachineFacts&
 }
 
 std::int64_t prefill_source_bytes(const DecodeConfig& config) {
+  // The sources are what the cost model says prefill_copy reads, for every layer.
   std::int64_t bytes = 0;
   for (const DecodeConfig& part : config.parts())
-    bytes += 2 * std::int64_t{part.shape.layers} * part.shape.kv_heads * part.attended() * part.shape.head_dim * 4;
+    bytes += prefill_copy_cost(part.cache_shape(), part.attended()).bytes_read * part.shape.layers;
   return bytes;
 }
 
