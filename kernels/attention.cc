@@ -272,9 +272,10 @@ constexpr std::int64_t kTileFor<Int4Ptr> = 32;
 //   2048). But fp16 1.21 and bf16 1.30 (Qwen3-0.6B, the guest in a fast stretch: 30 GB/s, near
 //   its ceiling); llama-7b at 256 / 2048 positions fp16 1.13-1.28 / 1.11, bf16 1.05-1.10 / 1.12,
 //   int8 1.06 / 1.18; the Emerald Rapids host, 5 rounds: fp32 0.87, fp16 1.19, bf16 1.20, int8
-//   1.01. So the narrower dtypes keep the short tiles until their DRAM streams are understood
-//   (each long phase leaves the other stream idle for 256 rows; a hardware prefetcher that drops
-//   it may be the cause).
+//   1.01. So the narrower dtypes keep the short tiles until their DRAM streams are understood.
+//   Ruled out since (results/epyc-zen5-2c-kvm-508m/kernel-floor/README.md): the idle stream
+//   (K and V prefetched together), the window's depth (8 KB), and the other stream's next rows
+//   prefetched towards L2; each left long tiles slower from DRAM.
 //   Tiles of 512 and 1024 timed as 256 in floor/ (0.65-0.86 against 0.70-0.87).
 //   The fp32-only build (this), 4 rounds: decode_step at the LLC rows 0.81-0.95, from DRAM
 //   0.97-0.99.
