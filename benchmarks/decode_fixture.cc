@@ -21,6 +21,16 @@ namespace {
 // or decoding bugs give errors of order 1.
 constexpr double kAttentionTolerance = 1e-3;
 
+// Element i of the prefill sources, in [-1, 1): a hash of i (SplitMix64's finaliser), so any
+// worker can fill any part of them and get the same values.
+float prefill_source_value(std::uint64_t i) {
+  std::uint64_t x = i + 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return static_cast<float>(x >> 40) * 0x1p-23f - 1.0f;
+}
+
 // Decodes element `dim` of a cache row the way the reference does.
 double decode_element(const CacheView& cache, std::int32_t layer, KV kv, std::int32_t head,
                       std::int64_t pos, std::int32_t dim) {
@@ -90,7 +100,7 @@ DecodeFixture::DecodeFixture(const Topology& topo, const DecodeConfig& config,
                              std::int64_t llc_bytes, const std::vector<std::string>& counter_events,
                              int validate_layers, bool inject_fault,
                              std::shared_ptr<ThreadPool> pool)
-    : config_(config), inject_fault_(inject_fault) {
+    : config_(config), inject_fault_(inject_fault), topo_(&topo), placement_(placement) {
   pool_ = pool ? std::move(pool)
                : std::make_shared<ThreadPool>(topo, config.threads, parse_pin_policy(config.pin));
   pu_list_ = pool_->pu_list();
@@ -191,32 +201,43 @@ void DecodeFixture::run_prefill(CounterSet* counters) {
   const CacheShape& shape = geometry_.shape();
   const std::int64_t tokens = decode_->context();
   const std::size_t per_layer = static_cast<std::size_t>(shape.kv_heads) * tokens * shape.head_dim;
-  if (prefill_k_.empty()) {
-    // Sources filled once, untimed: deterministic values in [-1, 1). One source per layer, as
-    // large as the cache it fills (in fp32), so the copy reads from where its bytes_read say:
-    // a single layer's source reused for every layer stayed in the L3 of the Emerald Rapids
-    // host (38 MB for Qwen3-0.6B fp32 at 4682 positions), where prefill_copy then read 2-2.8x
-    // the DRAM copy ceiling (results/xeon-emr-16c-kvm/session-2026-11-26e/).
-    const std::size_t n = per_layer * static_cast<std::size_t>(shape.layers);
-    prefill_k_.resize(n);
-    prefill_v_.resize(n);
-    std::uint32_t x = 0x9e3779b9u;
-    for (std::size_t i = 0; i < n; ++i) {
-      x = x * 1664525u + 1013904223u;
-      prefill_k_[i] = static_cast<float>(x >> 8) * 0x1p-23f - 1.0f;
-      x = x * 1664525u + 1013904223u;
-      prefill_v_[i] = static_cast<float>(x >> 8) * 0x1p-23f - 1.0f;
-    }
-  }
-  const CacheView cache = view();
   const int workers = pool_->size();
+  if (prefill_k_.data() == nullptr) {
+    // Sources filled once, untimed: deterministic values in [-1, 1), element i of K and V the
+    // same whichever worker writes it. One source per layer, as large as the cache it fills (in
+    // fp32), so the copy reads from where its bytes_read say: a single layer's source reused for
+    // every layer stayed in the L3 of the Emerald Rapids host (38 MB for Qwen3-0.6B fp32 at 4682
+    // positions), where prefill_copy then read 2-2.8x the DRAM copy ceiling
+    // (results/xeon-emr-16c-kvm/session-2026-11-26e/). Buffers like the cache's, each layer's
+    // written by the worker that copies it: from a std::vector (4 KiB pages, placed by the main
+    // thread) the copy paid page walks the cache and the copy ceiling do not: Qwen3-0.6B at
+    // 8192 positions, 1 thread, best of three alternating rounds (Zen 5 guest), fp32 128 -> 114
+    // ms, fp16 117 -> 85, bf16 97 -> 88, int8 101 -> 90 (median 167 -> 94).
+    const std::size_t n = per_layer * static_cast<std::size_t>(shape.layers);
+    prefill_k_ = Buffer(*topo_, n * sizeof(float), placement_);
+    prefill_v_ = Buffer(*topo_, n * sizeof(float), placement_);
+    auto* k = static_cast<float*>(prefill_k_.data());
+    auto* v = static_cast<float*>(prefill_v_.data());
+    pool_->run([&](int w) {
+      for (std::int32_t layer = w; layer < shape.layers; layer += workers) {
+        const std::size_t at = per_layer * static_cast<std::size_t>(layer);
+        for (std::size_t i = at; i < at + per_layer; ++i) {
+          k[i] = prefill_source_value(2 * i);
+          v[i] = prefill_source_value(2 * i + 1);
+        }
+      }
+    });
+  }
+  const auto* k = static_cast<const float*>(prefill_k_.data());
+  const auto* v = static_cast<const float*>(prefill_v_.data());
+  const CacheView cache = view();
   std::vector<int> failures(static_cast<std::size_t>(workers), 0);
   pool_->run([&](int w) {
     if (counters) counters->start(w);
     Cost done;
     for (std::int32_t layer = w; layer < shape.layers; layer += workers) {
       const std::size_t at = per_layer * static_cast<std::size_t>(layer);
-      if (!ok(prefill_copy(cache, layer, 0, tokens, prefill_k_.data() + at, prefill_v_.data() + at))) {
+      if (!ok(prefill_copy(cache, layer, 0, tokens, k + at, v + at))) {
         failures[static_cast<std::size_t>(w)] = 1;
       }
       done += prefill_copy_cost(shape, tokens);
@@ -237,11 +258,11 @@ void DecodeFixture::validate_prefill() {
   Validation v{true, 0, ""};
   for (std::int32_t layer : checked_layers_) {
     for (KV kv : {KV::kKey, KV::kValue}) {
-      const std::vector<float>& src = kv == KV::kKey ? prefill_k_ : prefill_v_;
+      const auto* src = static_cast<const float*>((kv == KV::kKey ? prefill_k_ : prefill_v_).data());
       for (std::int32_t h = 0; h < shape.kv_heads && v.valid; ++h) {
         for (std::int64_t t = 0; t < tokens && v.valid; ++t) {
           const float* row =
-              src.data() + ((static_cast<std::size_t>(layer) * shape.kv_heads + h) * tokens + t) * shape.head_dim;
+              src + ((static_cast<std::size_t>(layer) * shape.kv_heads + h) * tokens + t) * shape.head_dim;
           double row_max = 0;
           for (std::int32_t d = 0; d < shape.head_dim; ++d) {
             row_max = std::max(row_max, std::fabs(double{row[d]}));

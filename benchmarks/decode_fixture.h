@@ -97,7 +97,11 @@ class DecodeFixture {
   std::unique_ptr<CounterSet> counters_;
   std::map<Family, std::vector<CounterReading>> readings_;
   Validation validation_;
-  std::vector<float> prefill_k_, prefill_v_;  // [layer][kv_head][tokens][head_dim] fp32 sources
+  // prefill_copy's fp32 sources, [layer][kv_head][tokens][head_dim] each, allocated on first
+  // use like the cache (placement, huge pages) and first touched by the worker that copies them.
+  const Topology* topo_ = nullptr;
+  Placement placement_{};
+  Buffer prefill_k_, prefill_v_;
   std::vector<std::int32_t> checked_layers_;
   std::optional<Validation> prefill_validation_;
   std::optional<Validation> memcpy_validation_;
