@@ -117,12 +117,16 @@ std::vector<MachineResults> group_by_machine(const std::vector<ResultRow>& rows)
       m->l1d_bytes = r.num(Col::l1d_bytes);
       m->l2_bytes = r.num(Col::l2_bytes);
       m->l3_bytes = r.num(Col::l3_bytes);
-      m->llc_bytes = r.num(Col::llc_bytes);
-      m->llc_source = r.str(Col::llc_source);
-      m->llc_hwloc_bytes = r.num(Col::llc_hwloc_bytes);
     } else {
       m = &machines[static_cast<std::size_t>(found - keys.begin())];
     }
+    const auto bytes = r.num(Col::llc_bytes);
+    const std::string source = r.str(Col::llc_source);
+    auto llc = std::find_if(m->llcs.begin(), m->llcs.end(), [&](const MachineResults::Llc& l) {
+      return l.bytes == bytes && l.source == source;
+    });
+    if (llc == m->llcs.end()) llc = m->llcs.insert(m->llcs.end(), {bytes, source, r.num(Col::llc_hwloc_bytes), {}});
+    llc->run_ids.insert(r.str(Col::run_id));
     if (m->cpu_signature.empty()) m->cpu_signature = r.str(Col::cpu_signature);
     m->run_ids.insert(r.str(Col::run_id));
     members[key].push_back(&r);
@@ -149,6 +153,15 @@ std::vector<MachineResults> group_by_machine(const std::vector<ResultRow>& rows)
     std::string detail;
     for (std::size_t k = 0; k < used; ++k) detail += details[i][k];
     machines[i].label += " [" + detail + "]";
+  }
+  for (MachineResults& m : machines) {
+    const auto most = std::max_element(m.llcs.begin(), m.llcs.end(), [](const auto& a, const auto& b) {
+      return a.run_ids.size() < b.run_ids.size();
+    });
+    if (most == m.llcs.end()) continue;
+    m.llc_bytes = most->bytes;
+    m.llc_source = most->source;
+    m.llc_hwloc_bytes = most->hwloc_bytes;
   }
   for (std::size_t i = 0; i < machines.size(); ++i) {
     MachineResults& m = machines[i];

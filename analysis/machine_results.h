@@ -18,9 +18,20 @@ struct MachineResults {
                        // until it is unique) added when another machine has the same model and host
   std::string cpu_model, cpu_signature, host, isa, compiler, kvbench_version;
   std::set<std::string> run_ids;
-  std::optional<double> l1d_bytes, l2_bytes, l3_bytes, llc_bytes;
-  std::string llc_source;                  // hwloc, measured, option ("" in older files: hwloc)
-  std::optional<double> llc_hwloc_bytes;   // what hwloc said where llc_source is not hwloc
+  std::optional<double> l1d_bytes, l2_bytes, l3_bytes;
+  // The LLC kvbench ran against: runs of one machine can differ (a measured LLC whose knee
+  // wanders, --llc). The machine's is the one most runs used (the first seen on a tie); each
+  // LLC seen is in llcs with its runs, in order of first appearance.
+  struct Llc {
+    std::optional<double> bytes;
+    std::string source;                 // hwloc, measured, option ("" in older files: hwloc)
+    std::optional<double> hwloc_bytes;  // what hwloc said where source is not hwloc
+    std::set<std::string> run_ids;
+  };
+  std::vector<Llc> llcs;
+  std::optional<double> llc_bytes;
+  std::string llc_source;
+  std::optional<double> llc_hwloc_bytes;
   // One row per (run_id, configuration): the median aggregate row, or when a run wrote no
   // aggregates, the repetition with the median time. Invalid kernels are kept (flagged).
   std::vector<ResultRow> summaries;

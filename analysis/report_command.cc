@@ -1,5 +1,6 @@
 #include "analysis/report_command.h"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -127,9 +128,26 @@ void machines_section(std::ostream& md, const std::vector<MachineResults>& ms) {
   row("L2", [](const MachineResults& m) { return opt_bytes(m.l2_bytes); });
   row("L3", [](const MachineResults& m) { return opt_bytes(m.l3_bytes); });
   row("LLC (PUs used)", [](const MachineResults& m) {
-    // A measured or given LLC (kvbench run --llc) says so, beside what hwloc said.
-    if (m.llc_source.empty() || m.llc_source == "hwloc") return opt_bytes(m.llc_bytes);
-    return opt_bytes(m.llc_bytes) + " (" + m.llc_source + "; hwloc " + opt_bytes(m.llc_hwloc_bytes) + ")";
+    // A measured or given LLC (kvbench run --llc) says so, beside what hwloc said; where runs
+    // used different ones, each with its number of runs, the machine's (the most runs') first.
+    const auto llc = [](const MachineResults::Llc& l) {
+      if (l.source.empty() || l.source == "hwloc") return opt_bytes(l.bytes);
+      return opt_bytes(l.bytes) + " (" + l.source + "; hwloc " + opt_bytes(l.hwloc_bytes) + ")";
+    };
+    if (m.llcs.size() < 2) return m.llcs.empty() ? opt_bytes(m.llc_bytes) : llc(m.llcs.front());
+    std::size_t runs = 0;
+    for (const auto& l : m.llcs) runs += l.run_ids.size();
+    std::vector<const MachineResults::Llc*> order;
+    for (const auto& l : m.llcs) order.push_back(&l);
+    std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
+      return a->run_ids.size() > b->run_ids.size();
+    });
+    std::string s;
+    for (const auto* l : order) {
+      s += (s.empty() ? "" : "; ") + llc(*l) + " in " + std::to_string(l->run_ids.size()) + " of " +
+           std::to_string(runs) + " runs";
+    }
+    return s;
   });
   md << "## Machines\n\n" << t.markdown() << "\n";
 }

@@ -228,6 +228,44 @@ TEST(ReportCommand, AMeasuredLlcIsNamedBesideHwlocs) {
   EXPECT_NE(md.find("| LLC (PUs used) | 16 MiB (measured; hwloc 1016 MiB) |"), std::string::npos) << md.substr(0, 3000);
 }
 
+// Runs of one machine that used different LLCs (a measured knee that wanders between runs, as on
+// the Emerald Rapids host): the machine takes the LLC most runs used, and the Machines table
+// names every one with its number of runs.
+TEST(ReportCommand, RunsThatUsedDifferentLlcsAreEachNamedAndTheMostRunsLlcIsTheMachines) {
+  const fs::path dir = testing::scratch_dir("Report.LlcsOfRuns");
+  SyntheticMachine m;
+  m.llc_bytes = 300.0 * 1024 * 1024;
+  std::vector<testing::CsvFields> rows;
+  const struct { const char* run; const char* llc; const char* source; } runs[] = {
+      {"vm-20261126T190000Z", "314572800", "hwloc"},
+      {"vm-20261126T191000Z", "67108864", "measured"},
+      {"vm-20261126T192000Z", "67108864", "measured"}};
+  for (const auto& run : runs) {
+    m.run_id = run.run;
+    for (auto r : testing::synthetic_run(m)) {
+      r["llc_bytes"] = run.llc;
+      r["llc_source"] = run.source;
+      r["llc_hwloc_bytes"] = "314572800";
+      rows.push_back(r);
+    }
+  }
+  std::vector<std::string> header = testing::schema_header();
+  header.push_back("llc_source");
+  header.push_back("llc_hwloc_bytes");
+  testing::write_text(dir / "in.csv", testing::to_csv(rows, header));
+  const auto machines = group_by_machine(load_results((dir / "in.csv").string()));
+  ASSERT_EQ(machines.size(), 1u);
+  EXPECT_EQ(machines[0].llc_bytes, 64.0 * 1024 * 1024);
+  EXPECT_EQ(machines[0].llc_source, "measured");
+  ASSERT_EQ(machines[0].llcs.size(), 2u);
+  EXPECT_EQ(machines[0].llcs[0].run_ids.size(), 1u);
+  ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "in.csv").string(), "--out", (dir / "out").string()}), 0);
+  const std::string md = read(dir / "out" / "report.md");
+  EXPECT_NE(md.find("| LLC (PUs used) | 64 MiB (measured; hwloc 300 MiB) in 2 of 3 runs; 300 MiB in 1 of 3 runs |"),
+            std::string::npos)
+      << md.substr(0, 3000);
+}
+
 TEST(ReportCommand, EfficiencyTargetsSayWhenNoRowsServeThem) {
   const fs::path dir = testing::scratch_dir("Report.EfficiencyTargetsAbsent");
   SyntheticMachine a;
