@@ -101,14 +101,6 @@ CeilingResult sweep(ThreadPool& pool, CeilingKind kind, int workers, float* base
   return r;
 }
 
-// "L<level>". Appended rather than `"L" + std::to_string(level)`: GCC 12 inlines that operator+
-// into a false -Wrestrict warning (GCC bug 105329).
-std::string cache_level_name(int level) {
-  std::string name = "L";
-  name += std::to_string(level);
-  return name;
-}
-
 }  // namespace
 
 const char* ceiling_benchmark_name(CeilingKind k) {
@@ -133,13 +125,13 @@ std::vector<WorkingSet> ceiling_working_sets(const Topology& topo, const std::ve
     const std::int64_t total = topo.cache_bytes_for(level, pus);  // summed over instances the PUs touch
     if (total <= 0) continue;
     // Half the capacity leaves room for code, stacks and the other stream of copy.
-    out.push_back({cache_level_name(level), total / 2});
+    out.push_back({"L" + std::to_string(level), total / 2});
   }
   // Private levels: cache_bytes_for sums instances touched, i.e. already x threads when pinned;
   // unpinned (empty pus) it sums all instances, so scale by the thread share.
   if (pus.empty() && topo.pu_count() > 0)
     for (WorkingSet& ws : out)
-      if (ws.level != cache_level_name(llc)) ws.bytes = ws.bytes * threads / topo.pu_count();
+      if (ws.level != "L" + std::to_string(llc)) ws.bytes = ws.bytes * threads / topo.pu_count();
   const std::int64_t llc_bytes = topo.llc_bytes_for(pus);
   out.push_back({"DRAM", dram_working_set_bytes(llc_bytes)});
   return out;
