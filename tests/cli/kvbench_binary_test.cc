@@ -482,7 +482,9 @@ TEST_F(KvbenchBinary, VariantFamiliesProduceValidRowsWithTheirAxes) {
       EXPECT_GT(std::stod(row.at("tokens_per_s")), 0);
     }
     if (b == "chunked_attention") chunked_points.insert(row.at("query_tokens"));
-    if (b == "cache_repack") EXPECT_EQ(row.at("threads"), "1");
+    if (b == "cache_repack") {
+      EXPECT_EQ(row.at("threads"), "1");
+    }
     if (b == "cache_grow" || b == "memcpy_same_bytes") {
       // 2 layers x K,V x 2 heads x 64 positions x 64 dims (+ int8 scales), read and written.
       const double row_bytes = row.at("dtype") == "fp32" ? 256 : 64 + 4;
