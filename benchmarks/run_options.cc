@@ -79,7 +79,7 @@ po::options_description run_options() {
        "first_touch, bind:<node> or interleave")
       ("llc", po::value<std::string>()->default_value("auto"),
        "LLC size everything LLC-sized uses (auto contexts, ceilings, ws_level): hwloc, measure "
-       "(one core's read bandwidth knee), a size (32MiB), or auto (hwloc's unless a quarter of it "
+       "(one core's read bandwidth knee), a size (32MiB), or auto (hwloc's unless half of it "
        "already reads far slower than just past the L2; then measured)")
       ("counters", po::value<std::string>(), "PAPI events to read besides kvbench's SDE events")
       ("validate-layers", po::value<std::string>()->default_value("3"),

@@ -15,13 +15,12 @@ namespace kvb {
 namespace {
 
 constexpr double kPlateauOverDram = 1.3;  // below this the curve shows no cache to place
-// Auto doubts hwloc's LLC where a quarter of it reads this much slower than just past the L2.
-// 1.5 flipped between runs on the 16-vCPU Emerald Rapids host, where one core reads its L3 only
-// 1.5-1.7x faster than DRAM and the quarter of hwloc's 300 MiB (75 MiB) sits at the knee that
-// the curve finds (73-80 MiB): one run in four read 19.7 against 13.5 GB/s (1.46x) and kept
-// 300 MiB, the others measured 64 MiB (session-2026-11-26c/targets-llc-lines.txt). A doubt
-// costs only the curve up to that quarter, and hwloc's size still stands unless the curve's knee
-// falls outside [hwloc / 2, 2 x hwloc].
+// Auto doubts hwloc's LLC where half of it reads this much slower than just past the L2. 1.5
+// flipped between runs on the 16-vCPU Emerald Rapids host, where one core reads its L3 only
+// 1.5-1.7x faster than DRAM: one run in four read 19.7 against 13.5 GB/s (1.46x) at a quarter
+// of hwloc's 300 MiB and kept 300 MiB, the others measured 64 MiB
+// (session-2026-11-26c/targets-llc-lines.txt). A doubt costs only the curve up to that half, and
+// hwloc's size still stands unless the curve's knee falls outside [hwloc / 2, 2 x hwloc].
 constexpr double kDoubtRatio = 1.25;
 constexpr int kDoubtRounds = 2;  // the two sizes read in turn, best of each: one slow read is no doubt
 
@@ -55,8 +54,8 @@ std::int64_t llc_size_of_knee(std::int64_t knee) {
   return std::int64_t{1} << static_cast<int>(std::clamp(e, 0.0, 62.0));
 }
 
-bool hwloc_llc_in_doubt(double past_l2_gbps, double quarter_gbps) {
-  return past_l2_gbps > 0 && quarter_gbps > 0 && quarter_gbps * kDoubtRatio < past_l2_gbps;
+bool hwloc_llc_in_doubt(double past_l2_gbps, double half_gbps) {
+  return past_l2_gbps > 0 && half_gbps > 0 && half_gbps * kDoubtRatio < past_l2_gbps;
 }
 
 LlcEstimate estimate_llc(const std::vector<ReadPoint>& curve) {
@@ -181,10 +180,15 @@ LlcDecision apply_llc_setting(Topology& topo, const LlcSetting& setting, std::in
     const std::int64_t l2 = topo.cache_bytes(2).value_or(0);
     std::int64_t top = 4 * hwloc_bytes;
     if (setting.policy == LlcPolicy::kAuto) {
-      // A quarter of a cache streams at about its best speed; where a quarter of hwloc's LLC
-      // already reads far slower than just past the L2, hwloc's size is in doubt, and only then
-      // is the whole curve measured (up to that quarter, where reads were already slow).
-      const std::vector<std::int64_t> check = {llc_probe_sizes(l2, 0, 0).front(), hwloc_bytes / 4};
+      // Half of a cache streams at about its best speed, and half of the LLC is what the L3
+      // ceiling reads (ceiling_working_sets). Where half of hwloc's LLC already reads far slower
+      // than just past the L2, hwloc's size is in doubt, and only then is the whole curve
+      // measured (up to that half, where reads were already slow). A quarter sat inside the
+      // knee of a later Emerald Rapids host (83-106 MiB: 75 MiB read 21-23 against 24-26 GB/s),
+      // so auto kept 300 MiB in two of its seven runs of one session and measured 64 MiB in
+      // five, and the kept runs' L3 ceiling read 150 MiB at DRAM speed
+      // (xeon-emr-16c-kvm/session-2026-11-26f/); 150 MiB reads there about 1.4x slower.
+      const std::vector<std::int64_t> check = {llc_probe_sizes(l2, 0, 0).front(), hwloc_bytes / 2};
       std::vector<CeilingResult> r;
       for (int round = 0; round < kDoubtRounds && check[1] > check[0]; ++round) {
         const std::vector<CeilingResult> again = measure_read_curve(pool, topo, check, opt);
@@ -200,7 +204,7 @@ LlcDecision apply_llc_setting(Topology& topo, const LlcSetting& setting, std::in
         d.summary = "hwloc's LLC " + mib(hwloc_bytes) + (r.size() == 2 ? buf : " kept");
         return d;
       }
-      top = hwloc_bytes / 4;
+      top = hwloc_bytes / 2;
     }
     for (const CeilingResult& r : measure_read_curve(pool, topo, llc_probe_sizes(l2, top, mem_available), opt))
       curve.push_back({r.working_set_bytes, r.gbps});
