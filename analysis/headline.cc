@@ -14,20 +14,30 @@ int dtype_rank(const std::string& dtype) { return rank_in(dtype, {"fp32", "fp16"
 
 bool is_decode_step(const ResultRow& r) { return is_decode_kernel(r) && r.str(Col::benchmark) == "decode_step"; }
 
+// Groups of more than kMaxStreamingGroupSize query heads per KV head are compute-bound (the GQA
+// line judges them).
+bool is_streaming_shape(const ResultRow& r) {
+  const double q = r.num_or(Col::q_heads, 0), kv = r.num_or(Col::kv_heads, 0);
+  return kv > 0 && q <= kMaxStreamingGroupSize * kv;
+}
+
 HeadlinePoint pick(const MachineResults& m, const std::string& dtype, int threads, const std::string& level) {
   HeadlinePoint p;
   if (threads <= 0) return p;
+  // A streaming shape wins where one was run; where this dtype streamed anywhere, a cell with
+  // none stays empty rather than show a compute-bound group's small share of the bandwidth (the
+  // Emerald Rapids host's 16-thread LLC cell: an MQA row, G = 32, at 4-8% of the L3 ceiling,
+  // where no G <= 2 row was LLC-resident at 16 threads).
+  bool streamed = false;
+  for (const ResultRow& r : m.summaries)
+    streamed = streamed || (is_decode_step(r) && r.str(Col::dtype) == dtype && is_streaming_shape(r));
   for (const ResultRow& r : m.summaries) {
     if (!is_decode_step(r) || r.str(Col::dtype) != dtype || r.num_or(Col::threads, 0) != threads ||
-        r.str(Col::ws_level) != level || !attained_gbps(r)) {
+        r.str(Col::ws_level) != level || !attained_gbps(r) || (streamed && !is_streaming_shape(r))) {
       continue;
     }
-    // Groups of more than kMaxStreamingGroupSize query heads per KV head are compute-bound (the
-    // GQA line judges them): a streaming shape wins where one was run.
     auto rank = [](const ResultRow& x) {
-      const double q = x.num_or(Col::q_heads, 0), kv = x.num_or(Col::kv_heads, 0);
-      const bool streaming = kv > 0 && q <= kMaxStreamingGroupSize * kv;
-      return std::make_tuple(streaming, x.num_or(Col::working_set_bytes, 0), x.str(Col::cache_state) == "warm");
+      return std::make_tuple(x.num_or(Col::working_set_bytes, 0), x.str(Col::cache_state) == "warm");
     };
     if (!p.row || rank(r) > rank(*p.row)) p.row = &r;
   }

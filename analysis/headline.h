@@ -36,7 +36,8 @@ struct Headline {
 
 // DRAM/LLC points are the valid decode_step row with the largest working set at that level
 // (ties: warm first) — the most memory-bound case measured — among shapes with at most
-// kMaxStreamingGroupSize query heads per KV head where any were run. Peers (benchmark peer_*) match
+// kMaxStreamingGroupSize query heads per KV head where the dtype ran any (a cell without one
+// stays empty; only a dtype run with larger groups alone shows them). Peers (benchmark peer_*) match
 // decode_step rows on dtype, layers, q/kv heads, head_dim, context, threads, window and batch;
 // same cache_state is preferred, then the latest run.
 Headline build_headline(const MachineResults& m);

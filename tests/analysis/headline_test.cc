@@ -68,6 +68,19 @@ TEST(Headline, PrefersStreamingGroupsOverLargerComputeBoundOnes) {
   EXPECT_NEAR(*h.rows[1].llc_max_threads.gbps, 15, 1e-6);  // nothing else run: still shown
 }
 
+// A dtype that streamed somewhere leaves a cell without a streaming row empty: a compute-bound
+// group's row does not stand in for the LLC's bandwidth.
+TEST(Headline, AComputeBoundGroupDoesNotFillACellWhereTheDtypeStreamedElsewhere) {
+  MachineResults m;
+  m.summaries.push_back(decode_row("decode_step", "fp16", 16, 9363, 1e9, 90, "DRAM"));  // 16 q / 8 kv
+  m.summaries.push_back(decode_row("decode_step", "fp16", 16, 292, 3.3e7, 89, "L2"));
+  m.summaries.push_back(decode_row("decode_step", "fp16", 16, 4096, 6.7e7, 13, "L3", "warm", 32, 1));  // G = 16
+  const Headline h = build_headline(m);
+  ASSERT_EQ(h.rows.size(), 1u);
+  EXPECT_NEAR(*h.rows[0].dram_max_threads.gbps, 90, 1e-6);
+  EXPECT_EQ(h.rows[0].llc_max_threads.row, nullptr);
+}
+
 TEST(Headline, NoCeilingMeansNoPercentage) {
   MachineResults m;
   m.summaries.push_back(decode_row("decode_step", "int8", 2, 8192, 2e9, 7, "DRAM"));
