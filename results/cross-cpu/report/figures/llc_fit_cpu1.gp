@@ -5,78 +5,52 @@ datafile = "llc_fit_cpu1.dat"
 do for [fmt in "svg png"] {
   reset
   if (fmt eq "svg") {
-    set terminal svg size 1150,2060 dynamic enhanced font "Sans,12" background rgb "white"
+    set terminal svg size 1150,1100 dynamic enhanced font "Sans,12" background rgb "white"
   } else {
-    set terminal pngcairo size 1150,2060 enhanced font "Sans,10" background rgb "white"
+    set terminal pngcairo size 1150,1100 enhanced font "Sans,10" background rgb "white"
   }
   set output "llc_fit_cpu1.".fmt
   set grid xtics ytics mxtics mytics lc rgb "#dddddd"
   set key outside right top vertical Left reverse noenhanced box
-  set multiplot layout 4,1 title "LLC fit: Intel(R) Xeon(R) Processor (vm) [family 6 model 207 stepping 2, L2 2048 KiB, L3 300 MiB], 16 threads" noenhanced
+  set multiplot layout 2,1 title "LLC fit: Intel(R) Xeon(R) Processor (vm) [family 6 model 207 stepping 2, L2 2048 KiB, L3 300 MiB], 16 threads" noenhanced
   set logscale xy
   set xtics ("256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824, "4 GiB" 4294967296, "16 GiB" 1.717986918e+10)
   set xrange [81920:2.748779069e+10]
-  set yrange [0.7911357259:340.5312133]
-  set ytics ("1.00" 1, "2.00" 2, "5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100, "200" 200)
+  set yrange [1.023740437:371.8797684]
+  set ytics ("2.00" 2, "5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100, "200" 200)
   set arrow 1 from 2097152, graph 0 to 2097152, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" front
   set label 1 "L2/core 2 MiB" at 2097152, graph 0.97 rotate by 90 right offset -1.0,0 tc rgb "#555555" font ",9" front noenhanced
-  set arrow 2 from 314572800, graph 0 to 314572800, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" front
-  set label 2 "LLC 300 MiB" at 314572800, graph 0.97 rotate by 90 right offset -1.0,0 tc rgb "#555555" font ",9" front noenhanced
+  set arrow 2 from 67108864, graph 0 to 67108864, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" front
+  set label 2 "LLC 64 MiB" at 67108864, graph 0.97 rotate by 90 right offset -1.0,0 tc rgb "#555555" font ",9" front noenhanced
   set key outside right top vertical Left reverse noenhanced box width 1
   set xlabel "KV working set (bytes, log scale)"
   set ylabel "attained bandwidth (GB/s, log scale)"
-  set title "decode_step (1/2)" noenhanced
+  set title "decode_step" noenhanced
   plot datafile index 0 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "fp32 warm (28L 16q/8kv d128)", \
        datafile index 1 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#1f77b4" dt 3 title "fp32 cold (28L 16q/8kv d128)", \
        datafile index 2 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "fp16 warm (28L 16q/8kv d128)", \
-       datafile index 3 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 3 title "fp16 cold (32L 32q/4kv d128)", \
-       datafile index 4 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "bf16 warm (28L 16q/8kv d128)", \
-       datafile index 5 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#2ca02c" dt 3 title "bf16 cold (32L 32q/4kv d128)", \
-       datafile index 6 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "int8 warm (28L 16q/8kv d128)", \
-       datafile index 7 using 1:2 with points pt 7 ps 0.5 lc rgb "#1f77b4" notitle, \
-       datafile index 8 using 1:2 with points pt 6 ps 0.5 lc rgb "#1f77b4" notitle, \
-       datafile index 9 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
-       datafile index 10 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
-       datafile index 11 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
-       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
-       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s", \
-       datafile index 12 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
-  set title "decode_step (2/2)" noenhanced
-  plot datafile index 13 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#d62728" dt 3 title "int8 cold (32L 32q/4kv d128)", \
-       datafile index 14 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 1 title "int4 warm (32L 32q/4kv d128)", \
-       datafile index 15 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 3 title "int4 cold (32L 32q/4kv d128)", \
-       datafile index 16 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 1 title "fp8_e4m3 warm (32L 32q/4kv d128)", \
-       datafile index 17 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 3 title "fp8_e4m3 cold (32L 32q/4kv d128)", \
-       datafile index 18 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 1 title "fp8_e5m2 warm (32L 32q/4kv d128)", \
-       datafile index 19 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 3 title "fp8_e5m2 cold (32L 32q/4kv d128)", \
-       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
-       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
-  set title "attention (1/2)" noenhanced
-  plot datafile index 20 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "fp32 warm (32L 32q/4kv d128)", \
-       datafile index 21 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#1f77b4" dt 3 title "fp32 cold (32L 32q/4kv d128)", \
-       datafile index 22 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "fp16 warm (32L 32q/4kv d128)", \
-       datafile index 23 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 3 title "fp16 cold (32L 32q/4kv d128)", \
-       datafile index 24 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "bf16 warm (32L 32q/4kv d128)", \
-       datafile index 25 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#2ca02c" dt 3 title "bf16 cold (32L 32q/4kv d128)", \
-       datafile index 26 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "int8 warm (32L 32q/4kv d128)", \
-       datafile index 27 using 1:2 with points pt 7 ps 0.5 lc rgb "#1f77b4" notitle, \
-       datafile index 28 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
-       datafile index 29 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
-       datafile index 30 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
-       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
-       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s", \
-       datafile index 31 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
-  set title "attention (2/2)" noenhanced
-  plot datafile index 32 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#d62728" dt 3 title "int8 cold (32L 32q/4kv d128)", \
-       datafile index 33 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 1 title "int4 warm (32L 32q/4kv d128)", \
-       datafile index 34 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 3 title "int4 cold (32L 32q/4kv d128)", \
-       datafile index 35 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 1 title "fp8_e4m3 warm (32L 32q/4kv d128)", \
-       datafile index 36 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 3 title "fp8_e4m3 cold (32L 32q/4kv d128)", \
-       datafile index 37 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 1 title "fp8_e5m2 warm (32L 32q/4kv d128)", \
-       datafile index 38 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#7f7f7f" dt 3 title "fp8_e5m2 cold (32L 32q/4kv d128)", \
-       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
-       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s", \
-       datafile index 39 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
+       datafile index 3 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "bf16 warm (28L 16q/8kv d128)", \
+       datafile index 4 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "int8 warm (28L 16q/8kv d128)", \
+       datafile index 5 using 1:2 with points pt 7 ps 0.5 lc rgb "#1f77b4" notitle, \
+       datafile index 6 using 1:2 with points pt 6 ps 0.5 lc rgb "#1f77b4" notitle, \
+       datafile index 7 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
+       datafile index 8 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
+       datafile index 9 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
+       282.6845609 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 283 GB/s", \
+       133.2863549 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 133 GB/s", \
+       datafile index 10 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
+  set title "attention" noenhanced
+  plot datafile index 11 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "fp32 warm (28L 16q/8kv d128)", \
+       datafile index 12 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "fp16 warm (28L 16q/8kv d128)", \
+       datafile index 13 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "bf16 warm (28L 16q/8kv d128)", \
+       datafile index 14 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "int8 warm (28L 8q/8kv d128)", \
+       datafile index 15 using 1:2 with points pt 7 ps 0.5 lc rgb "#1f77b4" notitle, \
+       datafile index 16 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
+       datafile index 17 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
+       datafile index 18 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
+       282.6845609 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 283 GB/s", \
+       133.2863549 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 133 GB/s", \
+       datafile index 19 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   unset multiplot
 
   unset output

@@ -23,15 +23,12 @@ do for [fmt in "svg png"] {
   set key at screen 0.5, screen 0.02 center bottom horizontal maxrows 3 width 2 noenhanced box
   set title "decode_step bandwidth (largest context per dtype)" noenhanced
   set ylabel "attained bandwidth (GB/s)"
-  set yrange [0:139.9951799]
-  plot datafile index 0 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#1f77b4" title "fp32 32L 32q/4kv d128 ctx 32768 (DRAM)", \
-       datafile index 1 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#ff7f0e" title "fp16 32L 32q/4kv d128 ctx 32768 (DRAM)", \
-       datafile index 2 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#2ca02c" title "bf16 32L 32q/4kv d128 ctx 32768 (DRAM)", \
-       datafile index 3 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#d62728" title "int8 32L 32q/4kv d128 ctx 32768 (DRAM)", \
-       datafile index 4 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#7f7f7f" title "int4 32L 32q/4kv d128 ctx 32768 (DRAM)", \
-       datafile index 5 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#7f7f7f" title "fp8_e4m3 32L 32q/4kv d128 ctx 32768 (DRAM)", \
-       datafile index 6 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#7f7f7f" title "fp8_e5m2 32L 32q/4kv d128 ctx 32768 (DRAM)", \
-       datafile index 7 using 1:2 with linespoints pt 4 ps 1.2 dt 2 lw 2 lc rgb "#333333" title "DRAM read ceiling"
+  set yrange [0:146.6149904]
+  plot datafile index 0 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#1f77b4" title "fp32 32L 32q/8kv d128 ctx 16384 (DRAM)", \
+       datafile index 1 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#ff7f0e" title "fp16 32L 32q/8kv d128 ctx 16384 (DRAM)", \
+       datafile index 2 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#2ca02c" title "bf16 32L 32q/8kv d128 ctx 16384 (DRAM)", \
+       datafile index 3 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#d62728" title "int8 28L 16q/8kv d128 ctx 18158 (DRAM)", \
+       datafile index 4 using 1:2 with linespoints pt 4 ps 1.2 dt 2 lw 2 lc rgb "#333333" title "DRAM read ceiling"
   unset key
   set lmargin at screen 0.57
   set rmargin at screen 0.97
@@ -43,9 +40,6 @@ do for [fmt in "svg png"] {
        datafile index 1 using 1:3 with linespoints pt 7 ps 1 lw 2 lc rgb "#ff7f0e" notitle, \
        datafile index 2 using 1:3 with linespoints pt 7 ps 1 lw 2 lc rgb "#2ca02c" notitle, \
        datafile index 3 using 1:3 with linespoints pt 7 ps 1 lw 2 lc rgb "#d62728" notitle, \
-       datafile index 4 using 1:3 with linespoints pt 7 ps 1 lw 2 lc rgb "#7f7f7f" notitle, \
-       datafile index 5 using 1:3 with linespoints pt 7 ps 1 lw 2 lc rgb "#7f7f7f" notitle, \
-       datafile index 6 using 1:3 with linespoints pt 7 ps 1 lw 2 lc rgb "#7f7f7f" notitle, \
        100 with lines dt 2 lw 1.5 lc rgb "#333333" notitle
   unset multiplot
 

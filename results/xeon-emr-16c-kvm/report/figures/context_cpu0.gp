@@ -5,19 +5,19 @@ datafile = "context_cpu0.dat"
 do for [fmt in "svg png"] {
   reset
   if (fmt eq "svg") {
-    set terminal svg size 1700,2900 dynamic enhanced font "Sans,12" background rgb "white"
+    set terminal svg size 1700,1520 dynamic enhanced font "Sans,12" background rgb "white"
   } else {
-    set terminal pngcairo size 1700,2900 enhanced font "Sans,10" background rgb "white"
+    set terminal pngcairo size 1700,1520 enhanced font "Sans,10" background rgb "white"
   }
   set output "context_cpu0.".fmt
   set grid xtics ytics mxtics mytics lc rgb "#dddddd"
   set key outside right top vertical Left reverse noenhanced box
-  set multiplot layout 6,2 title "Bandwidth vs context: Intel(R) Xeon(R) Processor (vm), 16 threads" noenhanced
+  set multiplot layout 3,2 title "Bandwidth vs context: Intel(R) Xeon(R) Processor (vm), 16 threads" noenhanced
   set logscale x 2
-  set xrange [2.857142857:45875.2]
+  set xrange [2.857142857:25421.2]
   set logscale y
-  set yrange [0.7911357259:340.5312133]
-  set ytics ("1.00" 1, "2.00" 2, "5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100, "200" 200)
+  set yrange [1.837064293:371.8797684]
+  set ytics ("2.00" 2, "5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100, "200" 200)
   set key outside right top vertical Left reverse noenhanced box width 1 font ",9"
   set xlabel "context (cached positions, log2 scale)"
   set ylabel "attained bandwidth (GB/s, log scale)"
@@ -29,92 +29,46 @@ do for [fmt in "svg png"] {
        datafile index 4 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "28L 16q/8kv d128 warm", \
        datafile index 5 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#2ca02c" dt 3 title "28L 16q/8kv d128 cold", \
        datafile index 6 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "32L 32q/8kv d128 warm", \
-       datafile index 7 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "32L 32q/4kv d128 warm", \
-       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
-       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
+       datafile index 7 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "32L 32q/1kv d128 warm", \
+       282.6845609 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 283 GB/s", \
+       133.2863549 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 133 GB/s"
   set title "fp32 (2/2)" noenhanced
-  plot datafile index 8 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#1f77b4" dt 3 title "32L 32q/4kv d128 cold", \
-       datafile index 9 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/1kv d128 warm", \
-       datafile index 10 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "attention 28L 8q/8kv d128 warm", \
-       datafile index 11 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 28L 16q/8kv d128 warm", \
-       datafile index 12 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 32q/8kv d128 warm", \
-       datafile index 13 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 64q/8kv d128 warm", \
-       datafile index 14 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 32L 32q/4kv d128 warm", \
-       datafile index 15 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#e377c2" dt 3 title "attention 32L 32q/4kv d128 cold", \
-       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
-       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
-  set title "fp16 (1/2)" noenhanced
-  plot datafile index 16 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
-       datafile index 17 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
-       datafile index 18 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "32L 32q/4kv d128 warm", \
-       datafile index 19 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#2ca02c" dt 3 title "32L 32q/4kv d128 cold", \
-       datafile index 20 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "32L 32q/1kv d128 warm", \
-       datafile index 21 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 8q/8kv d128 warm", \
-       datafile index 22 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 16q/8kv d128 warm", \
-       datafile index 23 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 32q/8kv d128 warm", \
-       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
-       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
-  set title "fp16 (2/2)" noenhanced
-  plot datafile index 24 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "attention 28L 64q/8kv d128 warm", \
-       datafile index 25 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 32L 32q/4kv d128 warm", \
-       datafile index 26 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 3 title "attention 32L 32q/4kv d128 cold", \
-       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
-       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
-  set title "bf16 (1/2)" noenhanced
-  plot datafile index 27 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
-       datafile index 28 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
-       datafile index 29 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "32L 32q/4kv d128 warm", \
-       datafile index 30 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#2ca02c" dt 3 title "32L 32q/4kv d128 cold", \
-       datafile index 31 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "32L 32q/1kv d128 warm", \
-       datafile index 32 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 8q/8kv d128 warm", \
-       datafile index 33 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 16q/8kv d128 warm", \
-       datafile index 34 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 32q/8kv d128 warm", \
-       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
-       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
-  set title "bf16 (2/2)" noenhanced
-  plot datafile index 35 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "attention 28L 64q/8kv d128 warm", \
-       datafile index 36 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 32L 32q/4kv d128 warm", \
-       datafile index 37 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 3 title "attention 32L 32q/4kv d128 cold", \
-       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
-       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
-  set title "int8 (1/2)" noenhanced
-  plot datafile index 38 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
-       datafile index 39 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
-       datafile index 40 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "32L 32q/4kv d128 warm", \
-       datafile index 41 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#2ca02c" dt 3 title "32L 32q/4kv d128 cold", \
-       datafile index 42 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "32L 32q/1kv d128 warm", \
-       datafile index 43 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 8q/8kv d128 warm", \
-       datafile index 44 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 16q/8kv d128 warm", \
-       datafile index 45 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 32q/8kv d128 warm", \
-       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
-       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
-  set title "int8 (2/2)" noenhanced
-  plot datafile index 46 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "attention 28L 64q/8kv d128 warm", \
-       datafile index 47 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 32L 32q/4kv d128 warm", \
-       datafile index 48 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 3 title "attention 32L 32q/4kv d128 cold", \
-       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
-       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
-  set title "int4" noenhanced
-  plot datafile index 49 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "32L 32q/4kv d128 warm", \
-       datafile index 50 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#1f77b4" dt 3 title "32L 32q/4kv d128 cold", \
-       datafile index 51 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 32L 32q/4kv d128 warm", \
-       datafile index 52 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 3 title "attention 32L 32q/4kv d128 cold", \
-       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
-       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
-  set title "fp8_e4m3" noenhanced
-  plot datafile index 53 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "32L 32q/4kv d128 warm", \
-       datafile index 54 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#1f77b4" dt 3 title "32L 32q/4kv d128 cold", \
-       datafile index 55 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 32L 32q/4kv d128 warm", \
-       datafile index 56 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 3 title "attention 32L 32q/4kv d128 cold", \
-       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
-       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
-  set title "fp8_e5m2" noenhanced
-  plot datafile index 57 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "32L 32q/4kv d128 warm", \
-       datafile index 58 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#1f77b4" dt 3 title "32L 32q/4kv d128 cold", \
-       datafile index 59 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 32L 32q/4kv d128 warm", \
-       datafile index 60 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 3 title "attention 32L 32q/4kv d128 cold", \
-       226.79062 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 227 GB/s", \
-       127.2683454 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 127 GB/s"
+  plot datafile index 8 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "attention 28L 8q/8kv d128 warm", \
+       datafile index 9 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 28L 16q/8kv d128 warm", \
+       datafile index 10 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "attention 28L 32q/8kv d128 warm", \
+       datafile index 11 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 28L 64q/8kv d128 warm", \
+       282.6845609 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 283 GB/s", \
+       133.2863549 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 133 GB/s"
+  set title "fp16" noenhanced
+  plot datafile index 12 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
+       datafile index 13 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
+       datafile index 14 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "32L 32q/1kv d128 warm", \
+       datafile index 15 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 28L 8q/8kv d128 warm", \
+       datafile index 16 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 16q/8kv d128 warm", \
+       datafile index 17 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 32q/8kv d128 warm", \
+       datafile index 18 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 64q/8kv d128 warm", \
+       282.6845609 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 283 GB/s", \
+       133.2863549 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 133 GB/s"
+  set title "bf16" noenhanced
+  plot datafile index 19 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
+       datafile index 20 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
+       datafile index 21 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "32L 32q/1kv d128 warm", \
+       datafile index 22 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 28L 8q/8kv d128 warm", \
+       datafile index 23 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 16q/8kv d128 warm", \
+       datafile index 24 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 32q/8kv d128 warm", \
+       datafile index 25 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 64q/8kv d128 warm", \
+       282.6845609 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 283 GB/s", \
+       133.2863549 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 133 GB/s"
+  set title "int8" noenhanced
+  plot datafile index 26 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
+       datafile index 27 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
+       datafile index 28 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "32L 32q/1kv d128 warm", \
+       datafile index 29 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 28L 8q/8kv d128 warm", \
+       datafile index 30 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 16q/8kv d128 warm", \
+       datafile index 31 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 32q/8kv d128 warm", \
+       datafile index 32 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 64q/8kv d128 warm", \
+       282.6845609 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 283 GB/s", \
+       133.2863549 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 133 GB/s"
   unset multiplot
 
   unset output

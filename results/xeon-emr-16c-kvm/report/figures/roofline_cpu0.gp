@@ -16,24 +16,24 @@ do for [fmt in "svg png"] {
   set logscale xy
   set xlabel "arithmetic intensity (FLOP/byte)"
   set ylabel "attained performance (GFLOP/s)"
-  set xrange [0.2372538499:124.1155747]
-  set yrange [0.4210325441:2781.816624]
-  set xtics ("0.125" 0.125, "0.25" 0.25, "0.5" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64)
+  set xrange [0.2519415624:124.1155747]
+  set yrange [1.137021227:3785.158414]
+  set xtics ("0.25" 0.25, "0.5" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64)
   set samples 400
-  peak = 1390.908312
-  bw_L1 = 2931.266052
+  peak = 1892.579207
+  bw_L1 = 2344.267191
   roof_L1(x) = (x*bw_L1 < peak ? x*bw_L1 : peak)
-  bw_L2 = 1069.319573
+  bw_L2 = 1351.17652
   roof_L2(x) = (x*bw_L2 < peak ? x*bw_L2 : peak)
-  bw_L3 = 226.79062
+  bw_L3 = 282.6845609
   roof_L3(x) = (x*bw_L3 < peak ? x*bw_L3 : peak)
-  bw_DRAM = 127.2683454
+  bw_DRAM = 133.2863549
   roof_DRAM(x) = (x*bw_DRAM < peak ? x*bw_DRAM : peak)
-  plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 2931 GB/s", \
-       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 1069 GB/s", \
-       roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 227 GB/s", \
-       roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 127 GB/s", \
-       peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 1391 GFLOP/s", \
+  plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 2344 GB/s", \
+       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 1351 GB/s", \
+       roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 283 GB/s", \
+       roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 133 GB/s", \
+       peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 1893 GFLOP/s", \
        datafile index 0 using 1:2 with points pt 13 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 1 using 1:2 with points pt 5 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 2 using 1:2 with points pt 9 ps 1.3 lc rgb "#2ca02c" notitle, \
@@ -44,22 +44,12 @@ do for [fmt in "svg png"] {
        datafile index 7 using 1:2 with points pt 7 ps 1.3 lc rgb "#1f77b4" notitle, \
        datafile index 8 using 1:2 with points pt 5 ps 1.3 lc rgb "#1f77b4" notitle, \
        datafile index 9 using 1:2 with points pt 9 ps 1.3 lc rgb "#1f77b4" notitle, \
-       datafile index 10 using 1:2 with points pt 13 ps 1.3 lc rgb "#7f7f7f" notitle, \
-       datafile index 11 using 1:2 with points pt 9 ps 1.3 lc rgb "#7f7f7f" notitle, \
-       datafile index 12 using 1:2 with points pt 13 ps 1.3 lc rgb "#7f7f7f" notitle, \
-       datafile index 13 using 1:2 with points pt 9 ps 1.3 lc rgb "#7f7f7f" notitle, \
-       datafile index 14 using 1:2 with points pt 13 ps 1.3 lc rgb "#7f7f7f" notitle, \
-       datafile index 15 using 1:2 with points pt 5 ps 1.3 lc rgb "#7f7f7f" notitle, \
-       datafile index 16 using 1:2 with points pt 9 ps 1.3 lc rgb "#7f7f7f" notitle, \
-       datafile index 17 using 1:2 with points pt 13 ps 1.3 lc rgb "#d62728" notitle, \
-       datafile index 18 using 1:2 with points pt 5 ps 1.3 lc rgb "#d62728" notitle, \
-       datafile index 19 using 1:2 with points pt 9 ps 1.3 lc rgb "#d62728" notitle, \
+       datafile index 10 using 1:2 with points pt 13 ps 1.3 lc rgb "#d62728" notitle, \
+       datafile index 11 using 1:2 with points pt 5 ps 1.3 lc rgb "#d62728" notitle, \
+       datafile index 12 using 1:2 with points pt 9 ps 1.3 lc rgb "#d62728" notitle, \
        keyentry with points pt 7 ps 1.3 lc rgb "#2ca02c" title "bf16", \
        keyentry with points pt 7 ps 1.3 lc rgb "#ff7f0e" title "fp16", \
        keyentry with points pt 7 ps 1.3 lc rgb "#1f77b4" title "fp32", \
-       keyentry with points pt 7 ps 1.3 lc rgb "#7f7f7f" title "fp8_e4m3", \
-       keyentry with points pt 7 ps 1.3 lc rgb "#7f7f7f" title "fp8_e5m2", \
-       keyentry with points pt 7 ps 1.3 lc rgb "#7f7f7f" title "int4", \
        keyentry with points pt 7 ps 1.3 lc rgb "#d62728" title "int8", \
        keyentry with points pt 7 ps 1.3 lc rgb "#555555" title "in L1", \
        keyentry with points pt 5 ps 1.3 lc rgb "#555555" title "in L2", \
