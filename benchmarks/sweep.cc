@@ -177,7 +177,8 @@ std::string validate(const DecodeConfig& c, const MachineFacts& machine) {
 
 }  // namespace
 
-std::vector<std::int64_t> auto_contexts(std::int64_t per_token_bytes, const MachineFacts& machine) {
+std::vector<std::int64_t> auto_contexts(std::int64_t per_token_bytes, const MachineFacts& machine,
+                                        int max_threads) {
   const double per_token = static_cast<double>(std::max<std::int64_t>(per_token_bytes, 1));
   const auto tokens_for = [&](double bytes, bool round_up) {
     const double t = bytes / per_token;
@@ -189,7 +190,12 @@ std::vector<std::int64_t> auto_contexts(std::int64_t per_token_bytes, const Mach
     contexts.push_back(tokens_for(0.5 * static_cast<double>(machine.l2_bytes), false));
   }
   if (machine.llc_bytes > 0) {
-    contexts.push_back(tokens_for(0.5 * static_cast<double>(machine.llc_bytes), false));
+    // At 16 threads of the Emerald Rapids host (2 MiB L2 each, LLC measured 64 MiB) LLC/2 fit
+    // the threads' L2s, so the "LLC-resident" rows were L2 rows and its LLC went unmeasured.
+    const double llc = static_cast<double>(machine.llc_bytes);
+    const double l2s = static_cast<double>(machine.l2_bytes) * std::max(max_threads, 1);
+    const double llc_set = l2s >= 0.5 * llc && l2s < llc ? 0.5 * (l2s + llc) : 0.5 * llc;
+    contexts.push_back(tokens_for(llc_set, false));
     // The DRAM context streams as much as the DRAM read ceiling does, so the row and its
     // ceiling see the same share of late cache hits: on the Zen 5 guest one core still reads
     // 55 GB/s at 64 MiB (4 x its 16 MiB LLC) and 42 GB/s at 128 MiB, against 37 GB/s at 1 GiB.
@@ -208,6 +214,9 @@ SweepPlan expand_sweep(const SweepSpec& spec, const MachineFacts& machine) {
     // "all" may repeat an explicit count; run it once.
     if (std::find(threads.begin(), threads.end(), t) == threads.end()) threads.push_back(t);
   }
+  // The most threads that will run (counts beyond the PUs are rejected below).
+  int max_threads = 1;
+  for (int t : threads) max_threads = std::max(max_threads, std::min(t, std::max(machine.pus_total, 1)));
   if (spec.layers.empty() || spec.q_heads.empty() || spec.kv_heads.empty() ||
       spec.head_dim.empty() || (spec.context.empty() && !spec.context_auto)) {
     throw UsageError("incomplete shape: give --model or all of --layers, --q-heads, --kv-heads, "
@@ -227,7 +236,7 @@ SweepPlan expand_sweep(const SweepSpec& spec, const MachineFacts& machine) {
       probe.shape.head_dim = head_dim;
       probe.shape.context = 1;
       probe.dtype = dtype;
-      for (std::int64_t c : auto_contexts(probe.kv_bytes(), machine)) {
+      for (std::int64_t c : auto_contexts(probe.kv_bytes(), machine, max_threads)) {
         if (spec.max_context > 0 && c > spec.max_context) {
           char llcs[32];
           std::snprintf(llcs, sizeof llcs, "%.1f",

@@ -108,11 +108,14 @@ SweepPlan expand_sweep(const SweepSpec& spec, const MachineFacts& machine);
 
 // Contexts whose whole-cache working set (per_token_bytes each) is < L2, about LLC/2 and
 // >= max(4x LLC, 1 GiB) (the DRAM read ceiling's working set); duplicates removed, ascending,
-// each >= 1. With context = auto, expand_sweep holds
+// each >= 1. Where `max_threads` private L2s (one per thread) hold LLC/2 but not the LLC, the
+// LLC-resident context sits halfway between their sum and the LLC instead, so that it is
+// LLC-resident at every thread count of the sweep. With context = auto, expand_sweep holds
 // a context beyond the model's max-context to max-context (and says so in the plan's notes):
 // the auto sizes come from this machine's caches, not from the user, so a large LLC must not
 // make the default sweep invalid.
-std::vector<std::int64_t> auto_contexts(std::int64_t per_token_bytes, const MachineFacts& machine);
+std::vector<std::int64_t> auto_contexts(std::int64_t per_token_bytes, const MachineFacts& machine,
+                                        int max_threads = 1);
 
 // Bytes a configuration allocates: cache data + scales, the LLC flush buffer (cold), the
 // weight buffer (weights), queries/outputs/workspaces.

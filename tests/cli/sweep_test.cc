@@ -97,6 +97,36 @@ TEST(Sweep, AutoContextsSpanL2LlcAndDram) {
   }
 }
 
+// With 16 threads whose L2s (2 MiB each) hold half of a 64 MiB LLC (the Emerald Rapids host, LLC
+// measured), the LLC-resident context sits between their 32 MiB and the LLC, so it is
+// LLC-resident at 16 threads too; at 1 thread it stays at LLC/2.
+TEST(Sweep, AutoLlcContextStaysAboveTheThreadsL2s) {
+  SweepSpec s = qwen_like();
+  s.context.clear();
+  s.context_auto = true;
+  s.dtypes = {DType::kF16};
+  MachineFacts m = two_pu_machine();
+  m.pus_total = 16;
+  m.llc_bytes = std::int64_t{64} << 20;
+  m.mem_available = std::int64_t{64} << 30;
+  s.threads = {"1"};
+  SweepPlan plan = expand_sweep(s, m);
+  ASSERT_EQ(plan.configs.size(), 3u);
+  EXPECT_LE(plan.configs[1].kv_bytes(), m.llc_bytes / 2);
+  EXPECT_GT(plan.configs[1].kv_bytes(), m.llc_bytes / 4);
+  s.threads = {"1", "16"};
+  plan = expand_sweep(s, m);
+  ASSERT_EQ(plan.configs.size(), 6u);
+  for (const DecodeConfig& c : plan.configs) {
+    if (c.kv_bytes() < 16 * m.l2_bytes || c.kv_bytes() > m.llc_bytes) continue;
+    EXPECT_GT(c.kv_bytes(), 16 * m.l2_bytes + (std::int64_t{4} << 20));  // L3 at 16 threads
+    EXPECT_LE(c.kv_bytes(), m.llc_bytes - (std::int64_t{8} << 20));
+  }
+  int llc_resident = 0;
+  for (const DecodeConfig& c : plan.configs) llc_resident += c.kv_bytes() > 16 * m.l2_bytes && c.kv_bytes() <= m.llc_bytes;
+  EXPECT_EQ(llc_resident, 2);  // one context, at 1 and at 16 threads
+}
+
 // A machine whose LLC is so large that 4 x LLC is more positions than the model holds (a big
 // cache, or a VM reporting its host's): the auto context is held to the capacity, with a note,
 // instead of making the default sweep invalid.
