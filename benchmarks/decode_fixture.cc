@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "harness/deterministic_values.h"
 #include "harness/error.h"
 #include "harness/pin_policy.h"
 #include "harness/topology.h"
@@ -21,15 +22,8 @@ namespace {
 // or decoding bugs give errors of order 1.
 constexpr double kAttentionTolerance = 1e-3;
 
-// Element i of the prefill sources, in [-1, 1): a hash of i (SplitMix64's finaliser), so any
-// worker can fill any part of them and get the same values.
-float prefill_source_value(std::uint64_t i) {
-  std::uint64_t x = i + 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return static_cast<float>(x >> 40) * 0x1p-23f - 1.0f;
-}
+// The streams of the prefill sources' values (deterministic_uniform).
+constexpr std::uint64_t kPrefillKeySeed = 0x70726566696c6b00ULL, kPrefillValueSeed = 0x70726566696c7600ULL;
 
 // Decodes element `dim` of a cache row the way the reference does.
 double decode_element(const CacheView& cache, std::int32_t layer, KV kv, std::int32_t head,
@@ -222,8 +216,8 @@ void DecodeFixture::run_prefill(CounterSet* counters) {
       for (std::int32_t layer = w; layer < shape.layers; layer += workers) {
         const std::size_t at = per_layer * static_cast<std::size_t>(layer);
         for (std::size_t i = at; i < at + per_layer; ++i) {
-          k[i] = prefill_source_value(2 * i);
-          v[i] = prefill_source_value(2 * i + 1);
+          k[i] = deterministic_uniform(kPrefillKeySeed, i);
+          v[i] = deterministic_uniform(kPrefillValueSeed, i);
         }
       }
     });

@@ -6,6 +6,7 @@
 #include <new>
 
 #include "harness/counters.h"
+#include "harness/deterministic_values.h"
 #include "harness/error.h"
 #include "harness/sde_events.h"
 #include "harness/thread_pool.h"
@@ -18,17 +19,6 @@ namespace kvb {
 namespace {
 
 constexpr std::int64_t kAlignFloats = 16;  // 64-byte alignment of every partial
-
-// splitmix64: deterministic values from (seed, row, element) regardless of the writing thread.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-float uniform(std::uint64_t seed, std::uint64_t i) {  // [-1, 1)
-  return static_cast<float>(mix(seed ^ mix(i)) >> 40) * (2.0f / 16777216.0f) - 1.0f;
-}
 
 struct AlignedFloats {
   float* p = nullptr;
@@ -271,19 +261,19 @@ void ParallelDecode::place_and_fill(std::uint64_t seed) {
                                          static_cast<std::uint64_t>(it.kv_head)) * static_cast<std::uint64_t>(m.shape.capacity) +
                                         static_cast<std::uint64_t>(t0 + r);
               float* row = block.data() + r * m.d;
-              for (int j = 0; j < m.d; ++j) row[j] = uniform(seed, rid * static_cast<std::uint64_t>(m.d) + static_cast<std::uint64_t>(j));
+              for (int j = 0; j < m.d; ++j) row[j] = deterministic_uniform(seed, rid * static_cast<std::uint64_t>(m.d) + static_cast<std::uint64_t>(j));
             }
             char* dst = static_cast<char*>(m.cache.data) + geo.byte_offset(l, kv, it.kv_head, t0);
             float* scales = dtype_has_row_scale(dt) ? m.cache.scales + geo.scale_index(l, kv, it.kv_head, t0) : nullptr;
             encode_rows(block.data(), m.d, dst, geo.position_stride(), rows, m.d, dt, scales, false);
           }
   });
-  const std::uint64_t s2 = mix(seed + 1);
-  for (std::int64_t i = 0; i < m.L * m.qsize; ++i) m.queries->p[i] = uniform(s2, static_cast<std::uint64_t>(i));
+  const std::uint64_t s2 = splitmix64(seed + 1);
+  for (std::int64_t i = 0; i < m.L * m.qsize; ++i) m.queries->p[i] = deterministic_uniform(s2, static_cast<std::uint64_t>(i));
   const std::int64_t kv = std::int64_t{m.H} * m.d;
   for (std::int64_t i = 0; i < kv; ++i) {
-    m.new_k->p[i] = uniform(s2 + 1, static_cast<std::uint64_t>(i));
-    m.new_v->p[i] = uniform(s2 + 2, static_cast<std::uint64_t>(i));
+    m.new_k->p[i] = deterministic_uniform(s2 + 1, static_cast<std::uint64_t>(i));
+    m.new_v->p[i] = deterministic_uniform(s2 + 2, static_cast<std::uint64_t>(i));
   }
   m.encode_token();
 }

@@ -28,6 +28,15 @@ SweepSpec qwen_like() {
   return s;
 }
 
+// qwen_like with context = auto, for the dtypes given.
+SweepSpec qwen_auto(std::vector<DType> dtypes) {
+  SweepSpec s = qwen_like();
+  s.context.clear();
+  s.context_auto = true;
+  s.dtypes = std::move(dtypes);
+  return s;
+}
+
 TEST(Sweep, CartesianProductOfEveryList) {
   SweepSpec s = qwen_like();
   s.context = {64, 128, 256};
@@ -80,10 +89,7 @@ TEST(Sweep, WeightsStateNeedsModelSizes) {
 }
 
 TEST(Sweep, AutoContextsSpanL2LlcAndDram) {
-  SweepSpec s = qwen_like();
-  s.context.clear();
-  s.context_auto = true;
-  s.dtypes = {DType::kF32, DType::kI8};
+  SweepSpec s = qwen_auto({DType::kF32, DType::kI8});
   const MachineFacts m = two_pu_machine();
   const SweepPlan plan = expand_sweep(s, m);
   ASSERT_EQ(plan.configs.size(), 6u);
@@ -101,10 +107,7 @@ TEST(Sweep, AutoContextsSpanL2LlcAndDram) {
 // measured), the LLC-resident context sits between their 32 MiB and the LLC, so it is
 // LLC-resident at 16 threads too; at 1 thread it stays at LLC/2.
 TEST(Sweep, AutoLlcContextStaysAboveTheThreadsL2s) {
-  SweepSpec s = qwen_like();
-  s.context.clear();
-  s.context_auto = true;
-  s.dtypes = {DType::kF16};
+  SweepSpec s = qwen_auto({DType::kF16});
   MachineFacts m = two_pu_machine();
   m.pus_total = 16;
   m.llc_bytes = std::int64_t{64} << 20;
@@ -117,13 +120,13 @@ TEST(Sweep, AutoLlcContextStaysAboveTheThreadsL2s) {
   s.threads = {"1", "16"};
   plan = expand_sweep(s, m);
   ASSERT_EQ(plan.configs.size(), 6u);
+  int llc_resident = 0;
   for (const DecodeConfig& c : plan.configs) {
     if (c.kv_bytes() < 16 * m.l2_bytes || c.kv_bytes() > m.llc_bytes) continue;
+    ++llc_resident;
     EXPECT_GT(c.kv_bytes(), 16 * m.l2_bytes + (std::int64_t{4} << 20));  // L3 at 16 threads
     EXPECT_LE(c.kv_bytes(), m.llc_bytes - (std::int64_t{8} << 20));
   }
-  int llc_resident = 0;
-  for (const DecodeConfig& c : plan.configs) llc_resident += c.kv_bytes() > 16 * m.l2_bytes && c.kv_bytes() <= m.llc_bytes;
   EXPECT_EQ(llc_resident, 2);  // one context, at 1 and at 16 threads
 }
 
@@ -131,10 +134,7 @@ TEST(Sweep, AutoLlcContextStaysAboveTheThreadsL2s) {
 // cache, or a VM reporting its host's): the auto context is held to the capacity, with a note,
 // instead of making the default sweep invalid.
 TEST(Sweep, AutoContextsBeyondTheModelsCapacityAreHeldToIt) {
-  SweepSpec s = qwen_like();
-  s.context.clear();
-  s.context_auto = true;
-  s.dtypes = {DType::kI8};
+  SweepSpec s = qwen_auto({DType::kI8});
   MachineFacts m = two_pu_machine();
   m.llc_bytes = std::int64_t{1016} << 20;
   m.mem_available = std::int64_t{20} << 30;
