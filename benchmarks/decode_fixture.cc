@@ -204,9 +204,10 @@ void DecodeFixture::run_prefill(CounterSet* counters) {
     // positions), where prefill_copy then read 2-2.8x the DRAM copy ceiling
     // (results/xeon-emr-16c-kvm/session-2026-11-26e/). Buffers like the cache's, each layer's
     // written by the worker that copies it: from a std::vector (4 KiB pages, placed by the main
-    // thread) the copy paid page walks the cache and the copy ceiling do not: Qwen3-0.6B at
-    // 8192 positions, 1 thread, best of three alternating rounds (Zen 5 guest), fp32 128 -> 114
-    // ms, fp16 117 -> 85, bf16 97 -> 88, int8 101 -> 90 (median 167 -> 94).
+    // thread) the copy paid page walks the cache and the copy ceiling do not. Time with these
+    // buffers over the vectors', Qwen3-0.6B at 8192 positions, 1 thread, best of three
+    // alternating rounds (Zen 5 guest): fp32 0.89, fp16 0.73, bf16 0.91, int8 0.89 (medians of
+    // the rounds: int8 0.56).
     const std::size_t n = per_layer * static_cast<std::size_t>(shape.layers);
     prefill_k_ = Buffer(*topo_, n * sizeof(float), placement_);
     prefill_v_ = Buffer(*topo_, n * sizeof(float), placement_);
