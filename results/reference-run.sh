@@ -16,6 +16,9 @@
 #   STEP_TIMEOUT  seconds any one step may take (default: none)
 #   REPETITIONS   repetitions of the target, GQA and peer runs (default 5)
 #   HARNESS_BUILD folder holding harness/kvbench-harness-info for the likwid step (build)
+#   LLC       --llc for every ceilings and run step (default: kvbench's auto). A host whose
+#             measured knee wanders between runs keeps one LLC size across a series this way
+#             (the EMR host: 64-128 MiB within one session); topo still records what auto sees.
 # Steps: topo ceilings likwid default targets gqa llcfit peer vendor
 set -uo pipefail
 out=${1:?usage: results/reference-run.sh OUTDIR [vendor-eval overrides...]}
@@ -27,6 +30,8 @@ skip=" ${SKIP:-} "
 timeout_s=${STEP_TIMEOUT:-0}
 reps=${REPETITIONS:-5}
 mkdir -p "$out"
+llc_args=()
+[[ -n ${LLC:-} ]] && llc_args=(--llc "$LLC")
 pus=$(nproc)
 if [[ -z ${THREADS:-} ]]; then
   THREADS=1
@@ -59,33 +64,33 @@ step topo topo-llc.txt "$kvbench" topo --llc measure
 # Lent and shared machines change between sessions: record which CPU and kernel this one was.
 command -v lscpu >/dev/null && step topo lscpu.txt lscpu
 step topo uname.txt uname -a
-step ceilings ceilings-1t.txt "$kvbench" ceilings --threads 1
-step ceilings ceilings-all.txt "$kvbench" ceilings --threads all
+step ceilings ceilings-1t.txt "$kvbench" ceilings --threads 1 "${llc_args[@]}"
+step ceilings ceilings-all.txt "$kvbench" ceilings --threads all "${llc_args[@]}"
 if command -v likwid-bench >/dev/null; then
   step likwid likwid-crosscheck.txt harness/likwid_crosscheck.sh "${HARNESS_BUILD:-build}" 2 \
     1GB:1 4GB:1 1GB:"$pus" 4GB:"$pus"
 fi
-step default default.log "$kvbench" run --out "$out/default.csv"
+step default default.log "$kvbench" run "${llc_args[@]}" --out "$out/default.csv"
 # Decode streaming (contexts sized from the caches: L2, LLC and 4x LLC), one-token append
 # against a memcpy of the same bytes, and the bulk prefill copy, every dtype, every thread count.
 # --ceiling-bracket: each row is held against its own ceiling measured right before and after
 # it, so a shared host's drift within the run is not read as a change of efficiency.
-step targets targets.log "$kvbench" run --model qwen3-0.6b --context auto --dtype all \
+step targets targets.log "$kvbench" run "${llc_args[@]}" --model qwen3-0.6b --context auto --dtype all \
   --threads "$THREADS" --benchmarks decode_step,append,prefill_copy --repetitions "$reps" \
   --min-time 0.1 --ceiling-bracket --out "$out/targets.csv"
-step gqa gqa.log "$kvbench" run --model qwen3-0.6b --q-heads 8,16,32,64 --kv-heads 8 \
+step gqa gqa.log "$kvbench" run "${llc_args[@]}" --model qwen3-0.6b --q-heads 8,16,32,64 --kv-heads 8 \
   --context 16384 --threads "1,$pus" --dtype all --benchmarks attention --repetitions "$reps" \
   --min-time 0.1 --ceiling-bracket --out "$out/gqa.csv"
-step llcfit llc-fit.log "$kvbench" run --config configs/sweeps/llc-fit.ini --out "$out/llc-fit.csv"
+step llcfit llc-fit.log "$kvbench" run "${llc_args[@]}" --config configs/sweeps/llc-fit.ini --out "$out/llc-fit.csv"
 # The peer and kvbench on the same shapes, one after the other.
 peer_dtypes=${PEER_DTYPES:-fp32,fp16,bf16}
-step peer peer-match.log "$kvbench" run --model qwen3-0.6b --context 4096,16384 \
+step peer peer-match.log "$kvbench" run "${llc_args[@]}" --model qwen3-0.6b --context 4096,16384 \
   --dtype "$peer_dtypes" --threads "1,$pus" --benchmarks attention --repetitions "$reps" --min-time 0.1 \
   --out "$out/peer-match.csv"
 step peer peer_torch.log "$python" analysis/peers/torch_attention.py --model qwen3-0.6b \
   --layers 28 --q-heads 16 --kv-heads 8 --head-dim 128 --context 4096,16384 \
   --dtype "$peer_dtypes" --threads "1,$pus" --repetitions "$reps" --min-time 0.1 \
   --machine-from "$out/peer-match.csv" --out "$out/peer_torch.csv"
-step vendor vendor-eval.log "$kvbench" run --config configs/sweeps/vendor-eval.ini \
+step vendor vendor-eval.log "$kvbench" run "${llc_args[@]}" --config configs/sweeps/vendor-eval.ini \
   --out "$out/vendor-eval.csv" "$@"
 exit 0
