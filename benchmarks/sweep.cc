@@ -192,10 +192,8 @@ std::vector<std::int64_t> auto_contexts(std::int64_t per_token_bytes, const Mach
   if (machine.llc_bytes > 0) {
     // At 16 threads of the Emerald Rapids host (2 MiB L2 each, LLC measured 64 MiB) LLC/2 fit
     // the threads' L2s, so the "LLC-resident" rows were L2 rows and its LLC went unmeasured.
-    const double llc = static_cast<double>(machine.llc_bytes);
-    const double l2s = static_cast<double>(machine.l2_bytes) * std::max(max_threads, 1);
-    const double llc_set = l2s >= 0.5 * llc && l2s < llc ? 0.5 * (l2s + llc) : 0.5 * llc;
-    contexts.push_back(tokens_for(llc_set, false));
+    const std::int64_t l2s = machine.l2_bytes * std::max(max_threads, 1);
+    contexts.push_back(tokens_for(static_cast<double>(llc_working_set_bytes(machine.llc_bytes, l2s)), false));
     // The DRAM context streams as much as the DRAM read ceiling does, so the row and its
     // ceiling see the same share of late cache hits: on the Zen 5 guest one core still reads
     // 55 GB/s at 64 MiB (4 x its 16 MiB LLC) and 42 GB/s at 128 MiB, against 37 GB/s at 1 GiB.

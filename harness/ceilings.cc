@@ -118,20 +118,25 @@ std::int64_t dram_working_set_bytes(std::int64_t llc_bytes) {
   return std::max<std::int64_t>(4 * llc_bytes, std::int64_t{1} << 30);
 }
 
+std::int64_t llc_working_set_bytes(std::int64_t llc_bytes, std::int64_t private_bytes) {
+  if (private_bytes >= llc_bytes / 2 && private_bytes < llc_bytes) return (private_bytes + llc_bytes) / 2;
+  return llc_bytes / 2;
+}
+
 std::vector<WorkingSet> ceiling_working_sets(const Topology& topo, const std::vector<unsigned>& pus, int threads) {
   std::vector<WorkingSet> out;
   const int llc = topo.last_level();
+  std::int64_t below_llc = 0;  // the private level under the LLC, summed over the readers
   for (int level = 1; level <= llc; ++level) {
-    const std::int64_t total = topo.cache_bytes_for(level, pus);  // summed over instances the PUs touch
+    std::int64_t total = topo.cache_bytes_for(level, pus);  // summed over instances the PUs touch
     if (total <= 0) continue;
+    // Private levels: cache_bytes_for sums instances touched, i.e. already x threads when
+    // pinned; unpinned (empty pus) it sums all instances, so scale by the thread share.
+    if (level != llc && pus.empty() && topo.pu_count() > 0) total = total * threads / topo.pu_count();
+    if (level != llc) below_llc = total;
     // Half the capacity leaves room for code, stacks and the other stream of copy.
-    out.push_back({"L" + std::to_string(level), total / 2});
+    out.push_back({"L" + std::to_string(level), level == llc ? llc_working_set_bytes(total, below_llc) : total / 2});
   }
-  // Private levels: cache_bytes_for sums instances touched, i.e. already x threads when pinned;
-  // unpinned (empty pus) it sums all instances, so scale by the thread share.
-  if (pus.empty() && topo.pu_count() > 0)
-    for (WorkingSet& ws : out)
-      if (ws.level != "L" + std::to_string(llc)) ws.bytes = ws.bytes * threads / topo.pu_count();
   const std::int64_t llc_bytes = topo.llc_bytes_for(pus);
   out.push_back({"DRAM", dram_working_set_bytes(llc_bytes)});
   return out;

@@ -21,11 +21,16 @@ struct WorkingSet {
   std::int64_t bytes = 0;   // total over all threads
 };
 // Per cache level: half the capacity of that level's instances the pool's PUs touch (private
-// L1/L2: x threads; shared L3: the LLC once), and max(4 x LLC, 1 GiB) for DRAM. Levels hwloc
-// lacks are skipped. Sizes are totals, split evenly over the workers.
+// L1/L2: x threads; shared L3: the LLC once, see llc_working_set_bytes), and max(4 x LLC, 1 GiB)
+// for DRAM. Levels hwloc lacks are skipped. Sizes are totals, split evenly over the workers.
 // The DRAM level's working set: max(4 x LLC, 1 GiB), so that no cache holds a useful share of
 // it. `context = auto` sizes its DRAM contexts the same way (benchmarks/sweep).
 std::int64_t dram_working_set_bytes(std::int64_t llc_bytes);
+// The LLC level's working set: LLC/2, or halfway between the readers' private caches below it
+// (`private_bytes`, summed over the threads) and the LLC where those already hold LLC/2, so the
+// set stays out of them. 16 threads of the Emerald Rapids host hold 32 MiB of L2, its measured
+// LLC/2. `context = auto` sizes its LLC-resident contexts the same way.
+std::int64_t llc_working_set_bytes(std::int64_t llc_bytes, std::int64_t private_bytes);
 std::vector<WorkingSet> ceiling_working_sets(const Topology& topo, const std::vector<unsigned>& pus,
                                             int threads);
 

@@ -1,5 +1,7 @@
 #include "harness/ceilings.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "harness/ceiling_kernels.h"
@@ -38,6 +40,30 @@ TEST(Ceilings, WorkingSetsComeFromHwlocAndGrow) {
   EXPECT_EQ(ws.back().level, "DRAM");
   EXPECT_GE(ws.back().bytes, 4 * topo->llc_bytes_for({topo->pus()[0]}));
   for (std::size_t i = 1; i < ws.size(); ++i) EXPECT_GT(ws[i].bytes, ws[i - 1].bytes);
+}
+
+// The LLC's working set stays out of the readers' private caches: LLC/2 where those hold less,
+// else halfway between them and the LLC (16 Emerald Rapids threads: 32 MiB of L2, LLC 64 MiB).
+TEST(Ceilings, LlcWorkingSetStaysOutOfTheReadersPrivateCaches) {
+  constexpr std::int64_t MiB = 1 << 20;
+  EXPECT_EQ(llc_working_set_bytes(64 * MiB, 32 * MiB), 48 * MiB);
+  EXPECT_EQ(llc_working_set_bytes(64 * MiB, 16 * MiB), 32 * MiB);
+  EXPECT_EQ(llc_working_set_bytes(16 * MiB, 2 * MiB), 8 * MiB);
+  EXPECT_EQ(llc_working_set_bytes(16 * MiB, 32 * MiB), 8 * MiB);  // private caches beyond the LLC
+
+  auto topo = Topology::discover();
+  if (topo->last_level() < 3) GTEST_SKIP() << "no cache level below the LLC";
+  const std::vector<unsigned> pus = topo->pus();
+  const std::int64_t l2s = topo->cache_bytes_for(topo->last_level() - 1, pus);
+  ASSERT_GT(l2s, 0);
+  topo->replace_llc(l2s + l2s / 2, "test", "LLC 1.5x the L2s");
+  const std::vector<WorkingSet> ws = ceiling_working_sets(*topo, pus, static_cast<int>(pus.size()));
+  const auto llc = std::find_if(ws.begin(), ws.end(), [&](const WorkingSet& w) {
+    return w.level == "L" + std::to_string(topo->last_level());
+  });
+  ASSERT_NE(llc, ws.end());
+  EXPECT_EQ(llc->bytes, (l2s + l2s + l2s / 2) / 2);
+  EXPECT_GT(llc->bytes, l2s);
 }
 
 // Small sizes keep this quick: the point is that every ceiling is positive and the read
