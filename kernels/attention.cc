@@ -311,6 +311,10 @@ template <typename T>
 HWY_INLINE const char* BytePtr(const T* p) { return reinterpret_cast<const char*>(p); }
 HWY_INLINE const char* BytePtr(Int4Ptr p) { return reinterpret_cast<const char*>(p.base + (p.elem >> 1)); }
 
+// Towards L2 only (PREFETCHT1 on x86, PLDL2KEEP on Arm): for the shared next-tile window, see
+// PartialTyped. Highway has no hint for it.
+HWY_INLINE void PrefetchL2(const char* p) { __builtin_prefetch(p, 0, 2); }
+
 // Bytes between rows `stride` elements apart.
 template <typename P>
 constexpr std::int64_t StrideBytes(std::int64_t stride) {
@@ -515,9 +519,9 @@ struct StreamPrefetch {
   bool with_v;
   P v_base;
   // This prefetcher takes share `part` of `parts` equal shares of every range it is given (see
-  // PartialTyped: one share per head pass). Set with share_of, which also works out the share of
-  // the two ranges it is mostly given, one row (V) and kRowsBlock rows (K), so those calls do
-  // not divide. Against two divisions per call (Zen 5, fp32 G = 8, one layer and KV head, two
+  // PartialTyped: one share per head pass), towards L2 only. Set with share_of, which also works
+  // out the share of the two ranges it is mostly given, one row (V) and kRowsBlock rows (K), so
+  // those calls do not divide. Against two divisions per call (Zen 5, fp32 G = 8, one layer and KV head, two
   // alternating rounds, cycles per position): L2 126-130 -> 121-122, L3 129-135 -> 122-124; from
   // DRAM 155-162 -> 159-169 (three rounds), and kvbench attention, Qwen3-0.6B at G = 8, 1 thread,
   // 127-137 -> 132-135 ms: within their spread.
@@ -564,6 +568,8 @@ struct StreamPrefetch {
           hwy::Prefetch(reinterpret_cast<const char*>(line));
           hwy::Prefetch(reinterpret_cast<const char*>(line + to_v));
         }
+      } else if (parts > 1) {
+        for (std::uintptr_t line = lo; line < hi; line += 64) PrefetchL2(reinterpret_cast<const char*>(line));
       } else {
         for (std::uintptr_t line = lo; line < hi; line += 64)
           hwy::Prefetch(reinterpret_cast<const char*>(line));
@@ -579,8 +585,13 @@ struct StreamPrefetch {
       const char* row = BytePtr(rows_base + r * stride);
       const char* vrow = with_v ? BytePtr(v_base + r * stride) : nullptr;
       for (std::int64_t b = 0; b < row_bytes; b += 64) {
-        hwy::Prefetch(row + b);
-        if (with_v) hwy::Prefetch(vrow + b);
+        if (parts > 1) {
+          PrefetchL2(row + b);
+          if (with_v) PrefetchL2(vrow + b);
+        } else {
+          hwy::Prefetch(row + b);
+          if (with_v) hwy::Prefetch(vrow + b);
+        }
       }
     }
   }
@@ -758,6 +769,14 @@ void PartialTyped(const PartialArgs& a) {
   // threads against an 86 GB/s ceiling 77 -> 67 ms, against 52 GB/s 96 -> 101 ms; on the EMR
   // host (13 alternating rounds) 1 thread equal within its spread (medians 494 -> 494 ms), 16
   // threads median 57 -> 65 ms with rounds spread over 42-108 ms.
+  // The shares go towards L2 only: a prefetch into L1 of a line still in DRAM holds an L1 miss
+  // buffer for the whole trip, and a tile's 256 lines (fp32, K and V) can run the buffers out
+  // under the FMAs. kvbench attention, 8 layers of Qwen3-0.6B, 16384 positions, fp32 G = 8,
+  // alternating rounds, time with L2 shares over time with L1 shares: on the EMR host (13 rounds
+  // over three lent machines) faster in 10 of 13 rounds at 1 thread (0.60-1.21) and 9 of 13 at
+  // 16 (0.70-1.16), G = 8 over G = 1 per round, medians 1.51 -> 1.31 (1 thread) and 1.41 ->
+  // 1.22 (16); on the Zen 5 guest (4 rounds) 1.00 at 1 and 2 threads. Two tiles ahead timed as
+  // one on EMR (5 rounds) and, into L1, 7% slower on the Zen 5.
   const int head_passes = G / kHeadsBlock + (G % kHeadsBlock) / 2 + (G % kHeadsBlock) % 2;
   const bool shared = head_passes > 1 && prefetch_rows_ahead(row_bytes) < kT;
   const std::int64_t pf_ahead = shared ? kT : prefetch_rows_ahead(row_bytes);
