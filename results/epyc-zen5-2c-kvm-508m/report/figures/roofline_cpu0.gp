@@ -17,10 +17,10 @@ do for [fmt in "svg png"] {
   set xlabel "arithmetic intensity (FLOP/byte)"
   set ylabel "attained performance (GFLOP/s)"
   set xrange [0.1888020833:124.1155747]
-  set yrange [1.950571216:868.779766]
+  set yrange [1.950571216:894.5585176]
   set xtics ("0.125" 0.125, "0.25" 0.25, "0.5" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64)
   set samples 400
-  peak = 434.389883
+  peak = 447.2792588
   bw_L1 = 743.2450931
   roof_L1(x) = (x*bw_L1 < peak ? x*bw_L1 : peak)
   bw_L2 = 410.7103891
@@ -33,7 +33,7 @@ do for [fmt in "svg png"] {
        roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 411 GB/s", \
        roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 195 GB/s", \
        roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 65.9 GB/s", \
-       peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 434 GFLOP/s", \
+       peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 447 GFLOP/s", \
        datafile index 0 using 1:2 with points pt 13 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 1 using 1:2 with points pt 5 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 2 using 1:2 with points pt 9 ps 1.3 lc rgb "#2ca02c" notitle, \

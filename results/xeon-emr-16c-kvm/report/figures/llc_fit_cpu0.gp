@@ -36,7 +36,7 @@ do for [fmt in "svg png"] {
        datafile index 7 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
        datafile index 8 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
        datafile index 9 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
-       282.6845609 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 283 GB/s", \
+       194.0494019 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 194 GB/s", \
        109.0237345 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 109 GB/s", \
        datafile index 10 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   set title "attention" noenhanced
@@ -48,7 +48,7 @@ do for [fmt in "svg png"] {
        datafile index 16 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
        datafile index 17 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
        datafile index 18 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
-       282.6845609 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 283 GB/s", \
+       194.0494019 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 194 GB/s", \
        109.0237345 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 109 GB/s", \
        datafile index 19 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   unset multiplot

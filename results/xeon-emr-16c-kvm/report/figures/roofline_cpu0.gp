@@ -23,15 +23,15 @@ do for [fmt in "svg png"] {
   peak = 1892.579207
   bw_L1 = 2344.267191
   roof_L1(x) = (x*bw_L1 < peak ? x*bw_L1 : peak)
-  bw_L2 = 1351.17652
+  bw_L2 = 1006.874192
   roof_L2(x) = (x*bw_L2 < peak ? x*bw_L2 : peak)
-  bw_L3 = 282.6845609
+  bw_L3 = 194.0494019
   roof_L3(x) = (x*bw_L3 < peak ? x*bw_L3 : peak)
   bw_DRAM = 109.0237345
   roof_DRAM(x) = (x*bw_DRAM < peak ? x*bw_DRAM : peak)
   plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 2344 GB/s", \
-       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 1351 GB/s", \
-       roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 283 GB/s", \
+       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 1007 GB/s", \
+       roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 194 GB/s", \
        roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 109 GB/s", \
        peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 1893 GFLOP/s", \
        datafile index 0 using 1:2 with points pt 13 ps 1.3 lc rgb "#2ca02c" notitle, \
