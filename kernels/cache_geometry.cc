@@ -79,23 +79,6 @@ std::int64_t CacheGeometry::position_stride_bytes() const noexcept {
   return position_stride_ * dtype_bits(shape_.dtype) / 8;
 }
 
-std::int64_t CacheGeometry::element_offset(std::int32_t layer, KV kv, std::int32_t kv_head,
-                                           std::int64_t position, std::int32_t dim) const noexcept {
-  const std::int64_t block = std::int64_t{layer} * 2 + static_cast<std::int64_t>(kv);
-  return block * kv_block_elems_ + kv_head * head_stride_ + position * position_stride_ + dim;
-}
-
-std::int64_t CacheGeometry::byte_offset(std::int32_t layer, KV kv, std::int32_t kv_head,
-                                        std::int64_t position, std::int32_t dim) const noexcept {
-  return element_offset(layer, kv, kv_head, position, dim) * dtype_bits(shape_.dtype) / 8;
-}
-
-std::int64_t CacheGeometry::scale_index(std::int32_t layer, KV kv, std::int32_t kv_head,
-                                        std::int64_t position) const noexcept {
-  const std::int64_t block = std::int64_t{layer} * 2 + static_cast<std::int64_t>(kv);
-  return (block * shape_.kv_heads + kv_head) * shape_.capacity + position;
-}
-
 std::int64_t CacheGeometry::data_bytes() const noexcept {
   return std::int64_t{shape_.layers} * 2 * dtype_row_bytes(shape_.dtype, kv_block_elems_);
 }

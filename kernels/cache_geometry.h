@@ -55,14 +55,23 @@ class CacheGeometry {
   std::int64_t position_stride_bytes() const noexcept;  // bytes between consecutive positions
 
   // Offset, in elements from the start of the data array, of element `dim` of one row.
+  // (Inline, like the two below: every cache write and attention call computes them.)
   std::int64_t element_offset(std::int32_t layer, KV kv, std::int32_t kv_head, std::int64_t position,
-                              std::int32_t dim = 0) const noexcept;
+                              std::int32_t dim = 0) const noexcept {
+    const std::int64_t block = std::int64_t{layer} * 2 + static_cast<std::int64_t>(kv);
+    return block * kv_block_elems_ + kv_head * head_stride_ + position * position_stride_ + dim;
+  }
   // Byte holding that element (for int4, the low nibble when dim is even, else the high one).
   std::int64_t byte_offset(std::int32_t layer, KV kv, std::int32_t kv_head, std::int64_t position,
-                           std::int32_t dim = 0) const noexcept;
+                           std::int32_t dim = 0) const noexcept {
+    return element_offset(layer, kv, kv_head, position, dim) * dtype_bits(shape_.dtype) / 8;
+  }
   // Index into the fp32 scale array (dtypes with a row scale only).
   std::int64_t scale_index(std::int32_t layer, KV kv, std::int32_t kv_head,
-                           std::int64_t position) const noexcept;
+                           std::int64_t position) const noexcept {
+    const std::int64_t block = std::int64_t{layer} * 2 + static_cast<std::int64_t>(kv);
+    return (block * shape_.kv_heads + kv_head) * shape_.capacity + position;
+  }
 
   std::int64_t data_bytes() const noexcept;   // whole data array, padding included
   std::int64_t scale_bytes() const noexcept;  // scale array, 0 unless the dtype has row scales
