@@ -521,10 +521,10 @@ struct StreamPrefetch {
   // This prefetcher takes share `part` of `parts` equal shares of every range it is given (see
   // PartialTyped: one share per head pass), towards L2 only. Set with share_of, which also works
   // out the share of the two ranges it is mostly given, one row (V) and kRowsBlock rows (K), so
-  // those calls do not divide. Against two divisions per call (Zen 5, fp32 G = 8, one layer and KV head, two
-  // alternating rounds, cycles per position): L2 126-130 -> 121-122, L3 129-135 -> 122-124; from
-  // DRAM 155-162 -> 159-169 (three rounds), and kvbench attention, Qwen3-0.6B at G = 8, 1 thread,
-  // 127-137 -> 132-135 ms: within their spread.
+  // those calls do not divide. Against two divisions per call (Zen 5, fp32 G = 8, one layer and
+  // KV head, two alternating rounds, cycles per position): L2 126-130 -> 121-122, L3 129-135 ->
+  // 122-124; from DRAM 155-162 -> 159-169 (three rounds), and kvbench attention, Qwen3-0.6B at
+  // G = 8, 1 thread, 127-137 -> 132-135 ms: within their spread.
   std::int64_t part, parts;  // parts <= 1: the whole range
   std::uintptr_t row_lo, row_hi, block_lo, block_hi;
   // The whole of rows [0, rows) of one stream (and with v_base, the joint scheme's V rows).

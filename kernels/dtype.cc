@@ -29,5 +29,4 @@ bool parse_dtype(std::string_view name, DType* out) noexcept {
   return false;
 }
 
-
 }  // namespace kvb
