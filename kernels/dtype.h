@@ -31,7 +31,9 @@ inline constexpr DType kExtendedDTypes[] = {DType::kF32,    DType::kF16,    DTyp
 // cache-write and attention entry points compute offsets with them on every call, and a
 // one-KV-head append is a few such calls around two rows per layer. Out of line they cost that
 // append (32 layers, Zen 5 guest, 1 thread, 7 alternating rounds over two batches) 1.15-1.18x
-// the time for fp32 and 1.32-1.35x for int8.
+// the time for fp32 and 1.32-1.35x for int8. On the EMR host, where that append waits on its
+// stores (4-5 us against 1 us), out of line took 0.87x for fp32 (median of 5 rounds, 4 of them
+// faster) and 1.08x for int8 at 1 thread, 1.00x and 1.03x at 16: kept for the Zen 5's gain.
 constexpr std::int32_t dtype_bits(DType t) noexcept {  // bits per element: 32, 16, 16, 8, 8, 8, 4
   switch (t) {
     case DType::kF32: return 32;
