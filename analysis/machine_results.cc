@@ -90,6 +90,14 @@ int MachineResults::roofline_threads() const {
   return best;
 }
 
+std::vector<const MachineResults::Llc*> MachineResults::llcs_by_runs() const {
+  std::vector<const Llc*> order;
+  for (const Llc& l : llcs) order.push_back(&l);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const Llc* a, const Llc* b) { return a->run_ids.size() > b->run_ids.size(); });
+  return order;
+}
+
 std::vector<MachineResults> group_by_machine(const std::vector<ResultRow>& rows) {
   std::vector<MachineResults> machines;
   std::map<std::string, std::vector<const ResultRow*>> members;
@@ -155,13 +163,11 @@ std::vector<MachineResults> group_by_machine(const std::vector<ResultRow>& rows)
     machines[i].label += " [" + detail + "]";
   }
   for (MachineResults& m : machines) {
-    const auto most = std::max_element(m.llcs.begin(), m.llcs.end(), [](const auto& a, const auto& b) {
-      return a.run_ids.size() < b.run_ids.size();
-    });
-    if (most == m.llcs.end()) continue;
-    m.llc_bytes = most->bytes;
-    m.llc_source = most->source;
-    m.llc_hwloc_bytes = most->hwloc_bytes;
+    const std::vector<const MachineResults::Llc*> by_runs = m.llcs_by_runs();
+    if (by_runs.empty()) continue;
+    m.llc_bytes = by_runs.front()->bytes;
+    m.llc_source = by_runs.front()->source;
+    m.llc_hwloc_bytes = by_runs.front()->hwloc_bytes;
   }
   for (std::size_t i = 0; i < machines.size(); ++i) {
     MachineResults& m = machines[i];

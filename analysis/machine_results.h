@@ -29,6 +29,8 @@ struct MachineResults {
     std::set<std::string> run_ids;
   };
   std::vector<Llc> llcs;
+  // llcs, most runs first (the first seen on a tie): front() is the machine's.
+  std::vector<const Llc*> llcs_by_runs() const;
   std::optional<double> llc_bytes;
   std::string llc_source;
   std::optional<double> llc_hwloc_bytes;

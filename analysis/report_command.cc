@@ -1,6 +1,5 @@
 #include "analysis/report_command.h"
 
-#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -137,13 +136,8 @@ void machines_section(std::ostream& md, const std::vector<MachineResults>& ms) {
     if (m.llcs.size() < 2) return m.llcs.empty() ? opt_bytes(m.llc_bytes) : llc(m.llcs.front());
     std::size_t runs = 0;
     for (const auto& l : m.llcs) runs += l.run_ids.size();
-    std::vector<const MachineResults::Llc*> order;
-    for (const auto& l : m.llcs) order.push_back(&l);
-    std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
-      return a->run_ids.size() > b->run_ids.size();
-    });
     std::string s;
-    for (const auto* l : order) {
+    for (const auto* l : m.llcs_by_runs()) {
       s += (s.empty() ? "" : "; ") + llc(*l) + " in " + std::to_string(l->run_ids.size()) + " of " +
            std::to_string(runs) + " runs";
     }
