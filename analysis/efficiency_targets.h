@@ -27,7 +27,11 @@ inline constexpr int kMaxTargetGroupSize = 8;
 // element for K and again for V, and their cost is what the GQA target judges.
 inline constexpr int kMaxStreamingGroupSize = 2;
 
-enum class Verdict { kMet, kNotMet, kNotMeasured, kInformational };
+// kUnsettled: every row meets the threshold, but some only on evidence their own run doubts (a
+// row above its own read ceiling by more than kCeilingDriftFlag, which then did not bound it; a
+// pair whose two rows ran against ceilings that far apart, i.e. on a machine in two states).
+// Such rows can keep a line from being met but never make it met.
+enum class Verdict { kMet, kNotMet, kUnsettled, kNotMeasured, kInformational };
 
 struct TargetThreshold {
   std::optional<double> value;  // nullopt: informational
@@ -54,6 +58,7 @@ struct TargetLine {
   int invalid = 0;           // rows that failed validation: left out, and the line is not met
   int ceiling_moved = 0;     // measured rows whose --ceiling-bracket moved > 10% (run_ceilings.h)
   int ceilings_apart = 0;    // measured pairs whose two rows' ceilings differ > 10% (pair_ceilings_note)
+  int ceiling_beaten = 0;    // DRAM/LLC rows above (1 + kCeilingDriftFlag) x their own read ceiling
   std::optional<double> worst, best;  // furthest from / closest to the threshold (peers: lowest / highest)
   // DRAM and LLC lines: the same rows judged by their fastest repetition (ceilings report their
   // best repetition): the lowest such value and how many rows it lets meet the threshold.

@@ -328,6 +328,7 @@ std::string target_verdict(const TargetLine& l) {
         s += " (" + std::to_string(l.measured - l.met) + " of " + std::to_string(l.measured) + " rows)";
       }
       break;
+    case Verdict::kUnsettled: s = "**unsettled** (every row meets it, but not every row can be trusted)"; break;
     case Verdict::kNotMeasured: s = "not measured"; break;
     case Verdict::kInformational: s = "informational"; break;
   }
@@ -340,6 +341,11 @@ std::string target_verdict(const TargetLine& l) {
     s += "; " + std::to_string(l.ceilings_apart) + " of " + std::to_string(l.measured) + " pair" +
          (l.measured == 1 ? "" : "s") + " ran against ceilings > " + format_number(100 * kCeilingDriftFlag, 2) +
          "% apart";
+  }
+  if (l.ceiling_beaten > 0) {
+    s += "; " + std::to_string(l.ceiling_beaten) + " of " + std::to_string(l.measured) + " row" +
+         (l.measured == 1 ? "" : "s") + " above " + format_number(100 * (1 + kCeilingDriftFlag), 3) +
+         "% of its own ceiling, which did not bound it";
   }
   if (l.beyond_peak > 0 && l.peak_bound) {
     s += "; " + std::to_string(l.beyond_peak) + " of " + std::to_string(l.measured) + " row" +
@@ -365,7 +371,9 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms)
         "and right after its last repetition); where the two differ by more than 10% it says \"ceiling moved\" "
         "(after vs before); where the two rows of a ratio ran against own ceilings more than 10% apart, the "
         "line counts those pairs and the worst one names both ceilings: the ratio then compares the machine in "
-        "two states. DRAM and LLC lines also give the rows' fastest repetitions against the same ceilings, "
+        "two states. Such pairs, and DRAM or LLC rows above 110% of their own read ceiling (which then did not "
+        "bound them: the percentage overstates the row), can keep a line from being met but never make it met: "
+        "a line whose every row meets the threshold says unsettled where it counts any. DRAM and LLC lines also give the rows' fastest repetitions against the same ceilings, "
         "since a ceiling is its own best repetition (as STREAM reports it); the verdict stays on the medians. "
         "Prefill stores (informational) holds the same prefill rows' written bytes alone to the streaming-store "
         "ceiling, the stricter yardstick for a copy that streams its stores: the copy ceiling reads for ownership "

@@ -439,6 +439,60 @@ TEST(EfficiencyTargets, InvalidRowsMakeTheirLineNotMet) {
   EXPECT_EQ(lines[0].verdict, Verdict::kNotMet);
 }
 
+// Rows the run itself doubts (above their own read ceiling by more than the drift flag; pairs run
+// against ceilings that far apart) can keep a line from being met, never make it met. A prefill
+// above its copy ceiling is not doubted: the copy ceiling reads for ownership, a prefill streams.
+TEST(EfficiencyTargets, LinesMetOnlyWithRowsTheRunDoubtsAreUnsettled) {
+  MachineResults m = machine();
+  const auto dram = [](const std::string& dtype, int context, double gbps, const std::string& ceiling) {
+    ResultRow r = decode_row("decode_step", dtype, 1, context, 8 * kLlc, gbps, "DRAM");
+    set(r, Col::ceiling_gbps, ceiling);
+    return r;
+  };
+  const auto bracketed = [](ResultRow r, const std::string& ceiling) {
+    set(r, Col::ceiling_before_gbps, ceiling);
+    set(r, Col::ceiling_after_gbps, ceiling);
+    set(r, Col::ceiling_gbps, ceiling);
+    return r;
+  };
+  const ResultRow prefill = bracketed(decode_row("prefill_copy", "fp32", 1, 65536, 4 * kLlc, 30, "DRAM"), "20");
+  m.summaries = {dram("fp32", 16384, 95, "100"), dram("fp32", 32768, 38, "30"),   // 95% and 127%
+                 dram("fp16", 16384, 38, "30"), dram("fp16", 32768, 80, "100"),  // 127% and 80%
+                 dram("bf16", 16384, 33, "30"),                                   // 110%: not above
+                 bracketed(timed_row("attention", "fp32", 2, 8, 8, 1000), "25"),
+                 bracketed(timed_row("attention", "fp32", 2, 64, 8, 730), "55"),  // 0.73x, ceilings 2.2x apart
+                 bracketed(timed_row("attention", "fp16", 2, 8, 8, 1000), "25"),
+                 bracketed(timed_row("attention", "fp16", 2, 64, 8, 2000), "55"),  // 2.0x, same
+                 prefill};
+  const auto lines = evaluate_targets(m).lines;
+  const TargetLine* fp32 = find(lines, TargetKind::kDramStreaming, "decode_step", "fp32", 1);
+  ASSERT_NE(fp32, nullptr);
+  EXPECT_EQ(fp32->met, 2);
+  EXPECT_EQ(fp32->ceiling_beaten, 1);
+  EXPECT_EQ(fp32->verdict, Verdict::kUnsettled);
+  const TargetLine* fp16 = find(lines, TargetKind::kDramStreaming, "decode_step", "fp16", 1);
+  ASSERT_NE(fp16, nullptr);
+  EXPECT_EQ(fp16->ceiling_beaten, 1);
+  EXPECT_EQ(fp16->verdict, Verdict::kNotMet);
+  const TargetLine* bf16 = find(lines, TargetKind::kDramStreaming, "decode_step", "bf16", 1);
+  ASSERT_NE(bf16, nullptr);
+  EXPECT_EQ(bf16->ceiling_beaten, 0);
+  EXPECT_EQ(bf16->verdict, Verdict::kMet);
+  const TargetLine* gqa32 = find(lines, TargetKind::kGqa, "attention", "fp32", 2);
+  ASSERT_NE(gqa32, nullptr);
+  EXPECT_EQ(gqa32->ceilings_apart, 1);
+  EXPECT_EQ(gqa32->verdict, Verdict::kUnsettled);
+  const TargetLine* gqa16 = find(lines, TargetKind::kGqa, "attention", "fp16", 2);
+  ASSERT_NE(gqa16, nullptr);
+  EXPECT_EQ(gqa16->verdict, Verdict::kNotMet);
+  const TargetLine* pre = find(lines, TargetKind::kPrefill, "prefill_copy", "fp32", 1);
+  ASSERT_NE(pre, nullptr);
+  ASSERT_TRUE(pre->worst);
+  EXPECT_NEAR(*pre->worst, 150, 1e-9);
+  EXPECT_EQ(pre->ceiling_beaten, 0);
+  EXPECT_EQ(pre->verdict, Verdict::kMet);
+}
+
 TEST(EfficiencyTargets, AbsentRowsGiveNoLinesAndUnmeasuredLinesMerge) {
   MachineResults m = machine();
   m.summaries = {decode_row("decode_step", "fp32", 1, 16, 1e5, 10, "L2"), ceiling("ceiling_read", "L2", 1, 20)};

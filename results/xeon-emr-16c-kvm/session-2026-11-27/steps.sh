@@ -1,0 +1,14 @@
+#!/bin/bash
+# Session 2026-11-27: steps of results/reference-run.sh with main's carried release build (every
+# row names its commit), at 1-16 threads, the LLC held at 64 MiB (LLC=64MiB, as in 2026-11-26g)
+# and the vendor step on the trimmed grid of the earlier EMR sets (README). STEPS picks the steps.
+# The run stops at BUDGET seconds so its files still come back as one archive (a device call
+# returns at most 8 files, and none of a command killed at its limit).
+tar xJf .carry/pack.tar.xz -C .carry
+export LD_LIBRARY_PATH=$PWD/.carry/lib KVBENCH_MODELS_DIR=$PWD/configs/models
+KVBENCH=.carry/bin/kvbench THREADS=1,2,4,8,16 LLC=${LLC-64MiB} ONLY="$STEPS" \
+  timeout "${BUDGET:-560}" results/reference-run.sh "$OUT/emr" --context 4096,16384 --kv-heads 8,1 \
+  --threads 1,2,4,8,16 --cache-state warm --benchmarks decode_step,append \
+  --dtype fp32,fp16,bf16,int8 --repetitions 3 --min-time 0.05
+cat "$OUT/emr/commands.txt"
+tar cJf "$OUT/emr-$(echo $STEPS | tr ' ' '-').tar.xz" -C "$OUT" emr && rm -rf "$OUT/emr"
