@@ -343,9 +343,10 @@ std::string target_verdict(const TargetLine& l) {
          "% apart";
   }
   if (l.ceiling_beaten > 0) {
+    const bool one = l.ceiling_beaten == 1;
     s += "; " + std::to_string(l.ceiling_beaten) + " of " + std::to_string(l.measured) + " row" +
-         (l.measured == 1 ? "" : "s") + " above " + format_number(100 * (1 + kCeilingDriftFlag), 3) +
-         "% of its own ceiling, which did not bound it";
+         (l.measured == 1 ? "" : "s") + " above " + format_number(100 * (1 + kCeilingDriftFlag), 3) + "% of " +
+         (one ? "its" : "their") + " own ceiling, which did not bound " + (one ? "it" : "them");
   }
   if (l.beyond_peak > 0 && l.peak_bound) {
     s += "; " + std::to_string(l.beyond_peak) + " of " + std::to_string(l.measured) + " row" +
