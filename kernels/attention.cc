@@ -568,7 +568,8 @@ struct StreamPrefetch {
           hwy::Prefetch(reinterpret_cast<const char*>(line));
           hwy::Prefetch(reinterpret_cast<const char*>(line + to_v));
         }
-      } else if (parts > 1) {
+      } else if (parts > 1) {  // a loop per hint: one loop with the hint chosen per line took
+        // fp32 G = 8 1.11x the time (Zen 5, 1 thread, 8 alternating rounds, medians)
         for (std::uintptr_t line = lo; line < hi; line += 64) PrefetchL2(reinterpret_cast<const char*>(line));
       } else {
         for (std::uintptr_t line = lo; line < hi; line += 64)
