@@ -234,11 +234,10 @@ void judge(TargetLine* l) {
     l->verdict = l->invalid > 0 ? Verdict::kNotMet : Verdict::kNotMeasured;
   } else if (!target_threshold(l->kind).value) {
     l->verdict = Verdict::kInformational;
+  } else if (l->invalid > 0 || l->measured - l->met > l->missed_doubted) {
+    l->verdict = Verdict::kNotMet;  // a row misses it on evidence the run does not doubt
   } else {
-    const bool all_met = l->met == l->measured && l->invalid == 0;
-    l->verdict = !all_met ? Verdict::kNotMet
-                 : l->ceiling_beaten + l->ceilings_apart > 0 ? Verdict::kUnsettled
-                                                             : Verdict::kMet;
+    l->verdict = l->met_doubted + l->missed_doubted > 0 ? Verdict::kUnsettled : Verdict::kMet;
   }
 }
 
@@ -338,9 +337,20 @@ EfficiencyTargets evaluate_targets(const MachineResults& m) {
     const TargetThreshold th = target_threshold(s.kind);
     ++line.measured;
     if (!ceiling_moved_note(*s.row).empty()) ++line.ceiling_moved;
-    if (s.partner && !pair_ceilings_note(*s.row, *s.partner).empty()) ++line.ceilings_apart;
-    if (beats_own_ceiling(s)) ++line.ceiling_beaten;
-    if (th.met_by(*s.value)) ++line.met;
+    const bool apart = s.partner && !pair_ceilings_note(*s.row, *s.partner).empty();
+    const bool beaten = beats_own_ceiling(s);
+    // A slowed core only understates a single row, but it can push a ratio either way.
+    const bool slowed = !ceilings.core_slowed_note(*s.row).empty() ||
+                        (s.partner && !ceilings.core_slowed_note(*s.partner).empty());
+    line.ceilings_apart += apart;
+    line.ceiling_beaten += beaten;
+    line.core_slowed += slowed;
+    if (th.met_by(*s.value)) {
+      ++line.met;
+      line.met_doubted += apart || beaten || (slowed && s.partner);
+    } else {
+      line.missed_doubted += slowed;
+    }
     if (s.fastest) {
       ++line.with_fastest;
       if (th.met_by(*s.fastest)) ++line.met_fastest;

@@ -27,10 +27,14 @@ inline constexpr int kMaxTargetGroupSize = 8;
 // element for K and again for V, and their cost is what the GQA target judges.
 inline constexpr int kMaxStreamingGroupSize = 2;
 
-// kUnsettled: every row meets the threshold, but some only on evidence their own run doubts (a
-// row above its own read ceiling by more than kCeilingDriftFlag, which then did not bound it; a
-// pair whose two rows ran against ceilings that far apart, i.e. on a machine in two states).
-// Such rows can keep a line from being met but never make it met.
+// kUnsettled: the verdict rests on rows their own run doubts. Every row meets the threshold, but
+// some only on doubtful evidence (a row above its own read ceiling by more than
+// kCeilingDriftFlag, which then did not bound it; a pair whose two rows ran against ceilings that
+// far apart, i.e. on a machine in two states; a pair with a row whose core ran slow, see below):
+// such rows can keep a line from being met but never make it met. Or every row that misses it
+// ran with its core slowed that far below the run's FMA ceiling (run_ceilings.h: the kernel then
+// ran slower than the machine it measures), or is a pair with such a row: such rows can keep a
+// line from failing but never make it fail.
 enum class Verdict { kMet, kNotMet, kUnsettled, kNotMeasured, kInformational };
 
 struct TargetThreshold {
@@ -59,6 +63,10 @@ struct TargetLine {
   int ceiling_moved = 0;     // measured rows whose --ceiling-bracket moved > 10% (run_ceilings.h)
   int ceilings_apart = 0;    // measured pairs whose two rows' ceilings differ > 10% (pair_ceilings_note)
   int ceiling_beaten = 0;    // DRAM/LLC rows above (1 + kCeilingDriftFlag) x their own read ceiling
+  int core_slowed = 0;       // measured rows (pairs: either row) whose core bracket fell that far
+                             // below their run's FMA ceiling (RunCeilings::core_slowed_note)
+  int met_doubted = 0;       // rows meeting the threshold only on evidence the run doubts
+  int missed_doubted = 0;    // rows missing it only on evidence the run doubts
   std::optional<double> worst, best;  // furthest from / closest to the threshold (peers: lowest / highest)
   // DRAM and LLC lines: the same rows judged by their fastest repetition (ceilings report their
   // best repetition): the lowest such value and how many rows it lets meet the threshold.

@@ -268,7 +268,7 @@ std::string comma_list(const std::vector<T>& values) {
 }
 
 // The worst row's configuration beyond the line's benchmark, dtype and threads.
-std::string worst_case(const TargetLine& l) {
+std::string worst_case(const TargetLine& l, const RunCeilings& ceilings) {
   const ResultRow* r = l.worst_row;
   if (!r) return "";
   std::string s = shape_of(*r) + " ctx " + r->str(Col::context);
@@ -280,17 +280,23 @@ std::string worst_case(const TargetLine& l) {
   if (l.worst_partner) {
     if (const std::string apart = pair_ceilings_note(*r, *l.worst_partner); !apart.empty()) s += " (" + apart + ")";
   }
+  if (const std::string slowed = ceilings.core_slowed_note(*r); !slowed.empty()) s += " (" + slowed + ")";
+  if (l.worst_partner) {
+    if (const std::string slowed = ceilings.core_slowed_note(*l.worst_partner); !slowed.empty()) {
+      s += " (its partner's " + slowed + ")";
+    }
+  }
   return s;
 }
 
-std::string target_configuration(const TargetLine& l) {
+std::string target_configuration(const TargetLine& l, const RunCeilings& ceilings) {
   std::vector<std::string> dtypes;
   for (const auto& d : l.dtypes) dtypes.push_back(md_escape(d));
   std::string s = md_escape(l.benchmark) + " " + comma_list(dtypes) +
                   (l.threads.size() == 1 ? " " + std::to_string(l.threads[0]) + "T"
                                          : " at " + comma_list(l.threads) + " threads");
   if (l.kind == TargetKind::kGqa) s += ", G = " + std::to_string(l.group_size) + (l.group_size == 8 ? "" : " (largest run <= 8)");
-  const std::string worst = worst_case(l);
+  const std::string worst = worst_case(l, ceilings);
   if (!worst.empty()) s += (l.measured > 1 ? "; worst: " : "; ") + worst;
   return s;
 }
@@ -328,7 +334,11 @@ std::string target_verdict(const TargetLine& l) {
         s += " (" + std::to_string(l.measured - l.met) + " of " + std::to_string(l.measured) + " rows)";
       }
       break;
-    case Verdict::kUnsettled: s = "**unsettled** (every row meets it, but not every row can be trusted)"; break;
+    case Verdict::kUnsettled:
+      s = l.met == l.measured ? "**unsettled** (every row meets it, but not every row can be trusted)"
+                              : "**unsettled** (" + std::to_string(l.measured - l.met) + " of " +
+                                    std::to_string(l.measured) + " rows miss it, each with a core that ran slow)";
+      break;
     case Verdict::kNotMeasured: s = "not measured"; break;
     case Verdict::kInformational: s = "informational"; break;
   }
@@ -347,6 +357,12 @@ std::string target_verdict(const TargetLine& l) {
     s += "; " + std::to_string(l.ceiling_beaten) + " of " + std::to_string(l.measured) + " row" +
          (l.measured == 1 ? "" : "s") + " above " + format_number(100 * (1 + kCeilingDriftFlag), 3) + "% of " +
          (one ? "its" : "their") + " own ceiling, which did not bound " + (one ? "it" : "them");
+  }
+  if (l.core_slowed > 0) {
+    const bool pairs = l.worst_partner != nullptr;
+    s += "; " + std::to_string(l.core_slowed) + " of " + std::to_string(l.measured) + (pairs ? " pair" : " row") +
+         (l.measured == 1 ? "" : "s") + (pairs ? " with a row" : "") + " whose core ran more than " +
+         format_number(100 * kCeilingDriftFlag, 2) + "% below its FMA ceiling";
   }
   if (l.beyond_peak > 0 && l.peak_bound) {
     s += "; " + std::to_string(l.beyond_peak) + " of " + std::to_string(l.measured) + " row" +
@@ -374,7 +390,13 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms)
         "line counts those pairs and the worst one names both ceilings: the ratio then compares the machine in "
         "two states. Such pairs, and DRAM or LLC rows above 110% of their own read ceiling (which then did not "
         "bound them: the percentage overstates the row), can keep a line from being met but never make it met: "
-        "a line whose every row meets the threshold says unsettled where it counts any. DRAM and LLC lines also "
+        "a line whose every row meets the threshold says unsettled where it counts any. A bracketed row also "
+        "carries a short FP32 FMA burst on its workers before and after it; where the slower one is more than 10% "
+        "below the fastest its run saw them do (`ceiling_fma`, or the other end) it says \"core at N% of its FMA "
+        "ceiling\": the workers ran slow (a clock drop, a neighbour on the sibling hardware thread) under a "
+        "memory bracket that may have held, so the row understates its kernel. Such rows can keep a line from "
+        "failing but never make it fail (a line missed only by them says unsettled), and a pair with one can "
+        "do neither. DRAM and LLC lines also "
         "give the rows' fastest repetitions against the same ceilings, "
         "since a ceiling is its own best repetition (as STREAM reports it); the verdict stays on the medians. "
         "Prefill stores (informational) holds the same prefill rows' written bytes alone to the streaming-store "
@@ -388,12 +410,13 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms)
   bool any = false;
   for (const auto& m : ms) {
     const EfficiencyTargets targets = evaluate_targets(m);
+    const RunCeilings ceilings(m);
     const std::vector<TargetLine>& lines = targets.lines;
     if (lines.empty()) continue;
     any = true;
     TextTable t({"target", "configuration", "measured", "threshold", "verdict"});
     for (const TargetLine& l : lines) {
-      t.add_row({target_column(l, m), target_configuration(l), target_measured(l), target_threshold_text(l.kind),
+      t.add_row({target_column(l, m), target_configuration(l, ceilings), target_measured(l), target_threshold_text(l.kind),
                  target_verdict(l)});
     }
     md << "### " << m.id << ": " << md_escape(m.label) << "\n\n" << t.markdown() << "\n";
@@ -408,6 +431,8 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms)
 }
 
 void configurations_section(std::ostream& md, const std::vector<MachineResults>& ms) {
+  std::vector<RunCeilings> ceilings;
+  for (const auto& m : ms) ceilings.emplace_back(m);
   // Rows: configuration without ws_level (the level depends on the machine's caches).
   std::vector<Col> key_cols;
   for (Col c : kConfigColumns) {
@@ -430,7 +455,9 @@ void configurations_section(std::ostream& md, const std::vector<MachineResults>&
   }
   md << "## Per configuration\n\nMedian over repetitions. GB/s = cost-model bytes / time; % of ceiling is "
         "against the machine's measured read ceiling at the row's cache level and thread count; \"ceiling moved "
-        "X%\" marks a --ceiling-bracket row whose own ceiling changed by more than 10% while it was measured.\n\n";
+        "X%\" marks a --ceiling-bracket row whose own ceiling changed by more than 10% while it was measured, "
+        "\"core at N% of its FMA ceiling\" one whose workers' FMA burst before or after it fell more than 10% below "
+        "the fastest its run saw them do.\n\n";
   if (order.empty()) {
     md << "No kernel rows in the input.\n\n";
     return;
@@ -470,6 +497,7 @@ void configurations_section(std::ostream& md, const std::vector<MachineResults>&
       row.push_back(gb);
       std::string pct_cell = pct ? format_number(*pct, 3) : "";
       if (const std::string moved = ceiling_moved_note(*c); !moved.empty()) pct_cell += " (" + moved + ")";
+      if (const std::string slowed = ceilings[i].core_slowed_note(*c); !slowed.empty()) pct_cell += " (" + slowed + ")";
       row.push_back(pct_cell);
       row.push_back(c->num(Col::tokens_per_s) ? format_number(*c->num(Col::tokens_per_s), 4) : "");
       row.push_back(c->str(Col::ws_level));

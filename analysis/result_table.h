@@ -27,7 +27,8 @@ inline constexpr int kSchemaVersion = 1;
   X(ai_flop_per_byte, Float) X(working_set_bytes, Int) X(ceiling_gbps, Float)            \
   X(pct_of_ceiling, Float) X(valid, Int) X(block_size, Int) X(block_order, Text)          \
   X(seq_lens, Text) X(query_tokens, Int) X(sliding_pattern, Text)                       \
-  X(ceiling_before_gbps, Float) X(ceiling_after_gbps, Float)
+  X(ceiling_before_gbps, Float) X(ceiling_after_gbps, Float)                             \
+  X(core_before_gflops, Float) X(core_after_gflops, Float)
 
 enum class Col : std::size_t {
 #define KVB_ENUM_ENTRY(name, kind) name,
@@ -51,12 +52,14 @@ inline constexpr Col kConfigColumns[] = {
     Col::pin,       Col::placement, Col::cache_state, Col::ws_level, Col::block_size,
     Col::block_order, Col::seq_lens, Col::query_tokens, Col::sliding_pattern};
 
-// Columns added to schema version 1 later (the variant axes, the ceiling bracket, the CPU
-// signature, the LLC's source): a file without them reads them as empty, so older version-1 files still load.
+// Columns added to schema version 1 later (the variant axes, the ceiling and core brackets, the
+// CPU signature, the LLC's source): a file without them reads them as empty, so older version-1
+// files still load.
 inline constexpr Col kOptionalColumns[] = {Col::block_size,          Col::block_order,
                                            Col::seq_lens,            Col::query_tokens,
                                            Col::sliding_pattern,     Col::ceiling_before_gbps,
-                                           Col::ceiling_after_gbps,  Col::cpu_signature,
+                                           Col::ceiling_after_gbps,  Col::core_before_gflops,
+                                           Col::core_after_gflops,   Col::cpu_signature,
                                            Col::llc_source,          Col::llc_hwloc_bytes};
 
 // One CSV row. Numeric fields are parsed at load time; an empty field is "not measured".

@@ -6,8 +6,12 @@
 namespace kvb {
 namespace {
 
+std::string group(const ResultRow& row) {
+  return row.str(Col::run_id) + "|" + row.str(Col::threads) + "|" + row.str(Col::pin);
+}
+
 std::string key(const std::string& ceiling, const ResultRow& row, const std::string& level) {
-  return ceiling + "|" + row.str(Col::run_id) + "|" + row.str(Col::threads) + "|" + row.str(Col::pin) + "|" + level;
+  return ceiling + "|" + group(row) + "|" + level;
 }
 
 }  // namespace
@@ -15,6 +19,13 @@ std::string key(const std::string& ceiling, const ResultRow& row, const std::str
 RunCeilings::RunCeilings(const MachineResults& m) {
   for (const ResultRow& r : m.summaries) {
     if (!r.is_ceiling()) continue;
+    if (r.str(Col::benchmark) == "ceiling_fma") {
+      if (const auto f = r.num(Col::gflops); f && *f > 0) {
+        auto [it, inserted] = fma_.emplace(group(r), *f);
+        if (!inserted) it->second = std::max(it->second, *f);
+      }
+      continue;
+    }
     const auto g = attained_gbps(r);
     if (!g || !(*g > 0)) continue;
     auto [it, inserted] = best_.emplace(key(r.str(Col::benchmark), r, r.str(Col::ws_level)), *g);
@@ -41,6 +52,25 @@ std::optional<double> RunCeilings::copy_gbps(const ResultRow& row, const std::st
     if (const auto own = row.num(Col::ceiling_gbps); own && *own > 0) return own;
   }
   return gbps("ceiling_copy", row, level);
+}
+
+std::optional<double> RunCeilings::fma_gflops(const ResultRow& row) const {
+  const auto it = fma_.find(group(row));
+  if (it == fma_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<double> RunCeilings::core_fraction(const ResultRow& row) const {
+  const auto before = row.num(Col::core_before_gflops), after = row.num(Col::core_after_gflops);
+  if (!before || !after || !(*before > 0) || !(*after > 0)) return std::nullopt;
+  const double fastest = std::max({*before, *after, fma_gflops(row).value_or(0.0)});
+  return std::min(*before, *after) / fastest;
+}
+
+std::string RunCeilings::core_slowed_note(const ResultRow& row) const {
+  const auto fraction = core_fraction(row);
+  if (!fraction || *fraction >= 1 - kCeilingDriftFlag) return "";
+  return "core at " + std::to_string(std::lround(100 * *fraction)) + "% of its FMA ceiling";
 }
 
 std::optional<double> ceiling_drift(const ResultRow& row) {

@@ -24,14 +24,28 @@ class RunCeilings {
   // row's own column: older files wrote the read ceiling there.
   std::optional<double> copy_gbps(const ResultRow& row, const std::string& level) const;
 
+  // Best GFLOP/s of ceiling_fma in `row`'s run at its thread count and pinning; nullopt when not
+  // measured.
+  std::optional<double> fma_gflops(const ResultRow& row) const;
+  // A `--ceiling-bracket` row's core bracket (core_before_gflops, core_after_gflops): its slower
+  // end as a fraction of the fastest the same workers were seen to run FMAs in its run (the
+  // start-of-run ceiling_fma or either end); nullopt for rows without a core bracket.
+  std::optional<double> core_fraction(const ResultRow& row) const;
+  // "core at 52% of its FMA ceiling" where that fraction is below 1 - kCeilingDriftFlag, else "":
+  // the workers ran slower while the row was measured (a clock drop, a neighbour on the sibling
+  // hardware thread), which a memory bracket does not see; the row then understates its kernel.
+  std::string core_slowed_note(const ResultRow& row) const;
+
  private:
   std::map<std::string, double> best_;  // ceiling|run_id|threads|pin|level -> GB/s
+  std::map<std::string, double> fma_;   // run_id|threads|pin -> GFLOP/s
 };
 
 // A `kvbench run --ceiling-bracket` row's ceiling_after_gbps / ceiling_before_gbps - 1: how far
 // its own ceiling moved while it was measured; nullopt for rows without a bracket.
 std::optional<double> ceiling_drift(const ResultRow& row);
-// Brackets whose larger end exceeds the smaller by more than this are flagged in the report.
+// Brackets whose larger end exceeds the smaller by more than this are flagged in the report, and
+// core brackets whose slower end is this far below the run's FMA ceiling.
 inline constexpr double kCeilingDriftFlag = 0.10;
 // "ceiling moved -23%" for a flagged row, else "".
 std::string ceiling_moved_note(const ResultRow& row);

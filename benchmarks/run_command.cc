@@ -145,9 +145,13 @@ struct RunState {
   bool counter_notice_shown = false;
 
   // --ceiling-bracket: each entry's own ceiling right before its first repetition and right
-  // after its last, measured on buffers kept for the whole run per threads|pin|level.
+  // after its last, measured on buffers kept for the whole run per threads|pin|level; and a
+  // short FMA burst on the entry's workers at the same two moments (GFLOP/s), so a core that
+  // slowed (a clock drop, a neighbour on the sibling hardware thread) shows even where the
+  // memory held: a kernel can run at half speed under a steady bandwidth bracket.
   struct Bracket {
     std::optional<double> before, after;
+    std::optional<double> core_before, core_after;
   };
   std::map<std::size_t, Bracket> brackets;  // by entry
   std::map<std::string, std::unique_ptr<CeilingBuffer>> bracket_buffers;
@@ -217,7 +221,9 @@ struct RunState {
     // first call is right before the entry's first repetition. Its trial runs re-warm the
     // caches the bracket just swept before any timing that counts.
     if (f && settings->ceiling_bracket && !brackets.count(entry_index)) {
-      brackets[entry_index].before = bracket_ceiling(entry_index, "before");
+      Bracket& b = brackets[entry_index];
+      b.before = bracket_ceiling(entry_index, "before");
+      b.core_before = bracket_core(entry_index, "before");
     }
     return f;
   }
@@ -301,6 +307,27 @@ struct RunState {
     } catch (const std::exception& ex) {
       std::fprintf(stderr, "kvbench: --ceiling-bracket: %s %s: %s (its rows keep the run's ceiling)\n",
                    family_name(e.family), c.label().c_str(), ex.what());
+      return std::nullopt;
+    }
+  }
+
+  // FP32 FMA throughput of the entry's workers now (GFLOP/s), as the run's ceiling_fma measures
+  // it but short (best of 3 x 0.02 s); nullopt (with a warning) if it cannot be measured.
+  std::optional<double> bracket_core(std::size_t entry_index, const char* when) {
+    try {
+      const CeilingTarget t = ceiling_target(entry_index);
+      CeilingOptions opt;
+      opt.placement = placement;
+      opt.min_seconds = 0.02;
+      opt.repetitions = 3;
+      const CeilingResult r = measure_fma(fixture->pool(), opt, t.threads);
+      std::fprintf(stderr, "  core bracket %s: ceiling_fma %d thread(s) %.1f GFLOP/s\n", when, t.threads,
+                   r.gflops);
+      return r.gflops;
+    } catch (const std::exception& ex) {
+      std::fprintf(stderr, "kvbench: --ceiling-bracket: %s %s: FMA burst: %s (its rows leave the core bracket empty)\n",
+                   family_name(entries[entry_index].family), configs[entries[entry_index].config].label().c_str(),
+                   ex.what());
       return std::nullopt;
     }
   }
@@ -409,6 +436,7 @@ struct RunState {
     if (const auto b_it = brackets.find(index); b_it != brackets.end()) {
       if (b_it->second.before && !b_it->second.after) {
         b_it->second.after = bracket_ceiling(index, "after");
+        b_it->second.core_after = bracket_core(index, "after");
       }
       if (b_it->second.before && b_it->second.after) {
         bracket = b_it->second;
@@ -433,6 +461,10 @@ struct RunState {
     if (bracket) {
       row.emplace_back("ceiling_before_gbps", csv_number(*bracket->before));
       row.emplace_back("ceiling_after_gbps", csv_number(*bracket->after));
+      if (bracket->core_before && bracket->core_after) {
+        row.emplace_back("core_before_gflops", csv_number(*bracket->core_before));
+        row.emplace_back("core_after_gflops", csv_number(*bracket->core_after));
+      }
     }
     row.emplace_back("valid", v.valid ? "1" : "0");
     row.emplace_back("max_rel_err", csv_number(v.max_rel_err));
@@ -952,16 +984,21 @@ int run_main(const std::vector<std::string>& raw_args) {
   state.variant.reset();
   state.fixture.reset();
 
-  // With --ceiling-bracket the last column shows each row's ceiling before -> after (GB/s).
+  // With --ceiling-bracket the last columns show each row's ceiling before -> after (GB/s) and
+  // its workers' FMA burst before -> after (GFLOP/s).
   std::printf("\n%-90s %9s %8s %5s%s\n", "configuration", "GB/s", "%ceil", "valid",
-              settings.ceiling_bracket ? "  ceiling before -> after" : "");
+              settings.ceiling_bracket ? "  ceiling before -> after; core GFLOP/s before -> after" : "");
   for (const auto& [index, s] : state.summary) {
     char pct[16] = "-";
     if (s.pct) std::snprintf(pct, sizeof pct, "%.1f", *s.pct);
-    char bracket[64] = "";
+    char bracket[128] = "";
     if (s.bracket) {
-      std::snprintf(bracket, sizeof bracket, "  %.2f -> %.2f (%+.1f%%)", *s.bracket->before,
-                    *s.bracket->after, 100.0 * (*s.bracket->after / *s.bracket->before - 1));
+      const int n = std::snprintf(bracket, sizeof bracket, "  %.2f -> %.2f (%+.1f%%)", *s.bracket->before,
+                                  *s.bracket->after, 100.0 * (*s.bracket->after / *s.bracket->before - 1));
+      if (s.bracket->core_before && s.bracket->core_after && n > 0) {
+        std::snprintf(bracket + n, sizeof bracket - static_cast<std::size_t>(n), "; %.1f -> %.1f",
+                      *s.bracket->core_before, *s.bracket->core_after);
+      }
     }
     std::printf("%-90s %9.2f %8s %5d%s\n", s.label.c_str(), s.gbps, pct, s.valid ? 1 : 0, bracket);
   }

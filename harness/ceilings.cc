@@ -223,11 +223,20 @@ std::vector<CeilingResult> measure_read_curve(ThreadPool& pool, const Topology& 
 }
 
 CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt) {
-  const int T = pool.size();
+  return measure_fma(pool, opt, pool.size());
+}
+
+CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt, int workers) {
+  if (workers < 1 || workers > pool.size()) {
+    throw HarnessError("ceiling_fma on " + std::to_string(workers) + " workers of a pool of " +
+                       std::to_string(pool.size()));
+  }
+  const int T = workers;
   std::vector<float> sinks(static_cast<std::size_t>(T) * 16);
   std::vector<std::int64_t> flops(static_cast<std::size_t>(T) * 8);
   constexpr std::int64_t kRounds = 1 << 14;
   auto body = [&](int w, std::int64_t iters) {
+    if (w >= T) return;
     std::int64_t f = 0;
     for (std::int64_t it = 0; it < iters; ++it) f += ceiling_fma(kRounds, &sinks[static_cast<std::size_t>(w) * 16]);
     flops[static_cast<std::size_t>(w) * 8] = f / std::max<std::int64_t>(iters, 1);

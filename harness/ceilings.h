@@ -95,6 +95,9 @@ std::vector<CeilingResult> measure_read_curve(ThreadPool& pool, const Topology& 
                                               const CeilingOptions& opt);
 // Peak FP32 FMA on registers, all workers.
 CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt);
+// The same on the pool's first `workers` workers (the rest idle): `kvbench run --ceiling-bracket`
+// times a short burst of it around each benchmark, on the workers that benchmark runs on.
+CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt, int workers);
 // Every kind at every working-set level, then FMA.
 std::vector<CeilingResult> measure_all_ceilings(ThreadPool& pool, const Topology& topo,
                                                 const CeilingOptions& opt);

@@ -491,6 +491,68 @@ TEST(EfficiencyTargets, LinesMetOnlyWithRowsTheRunDoubtsAreUnsettled) {
   }
 }
 
+// A row whose workers' FMA burst (core bracket) fell more than 10% below the fastest its run saw
+// them do ran on a slowed core: it can keep a line from failing, never make it fail; a pair with
+// such a row decides neither way.
+TEST(EfficiencyTargets, LinesMissedOnlyByRowsWithASlowedCoreAreUnsettled) {
+  MachineResults m = machine();
+  const auto cored = [](ResultRow r, double before, double after) {
+    set(r, Col::ceiling_before_gbps, "100");
+    set(r, Col::ceiling_after_gbps, "100");
+    set(r, Col::ceiling_gbps, "100");
+    set(r, Col::core_before_gflops, std::to_string(before));
+    set(r, Col::core_after_gflops, std::to_string(after));
+    return r;
+  };
+  const auto dram = [&](const std::string& dtype, int context, double gbps, double before, double after) {
+    return cored(decode_row("decode_step", dtype, 1, context, 8 * kLlc, gbps, "DRAM"), before, after);
+  };
+  const ResultRow fma = summary_row({{Col::run_id, "run-a"}, {Col::benchmark, "ceiling_fma"}, {Col::threads, "1"},
+                                     {Col::aggregate, "none"}, {Col::ns_per_step, "1e6"}, {Col::flops, "2e8"},
+                                     {Col::gflops, "200"}, {Col::valid, "1"}});
+  m.summaries = {fma,
+                 dram("fp32", 16384, 95, 200, 200), dram("fp32", 32768, 60, 150, 150),  // 75% of the run's 200
+                 dram("fp16", 16384, 60, 100, 200), dram("fp16", 32768, 70, 200, 190),  // a firm miss (95%)
+                 dram("bf16", 16384, 95, 100, 100),                                     // slowed, but met
+                 cored(timed_row("attention", "fp32", 1, 8, 8, 1000), 100, 200),        // slowed G = 1 row
+                 cored(timed_row("attention", "fp32", 1, 64, 8, 1050), 200, 200),       // 1.05x
+                 cored(timed_row("attention", "fp16", 1, 8, 8, 1000), 200, 200),
+                 cored(timed_row("attention", "fp16", 1, 64, 8, 2000), 200, 90)};      // 2.0x, slowed
+  const RunCeilings ceilings(m);
+  EXPECT_DOUBLE_EQ(*ceilings.core_fraction(m.summaries[2]), 0.75);
+  EXPECT_EQ(ceilings.core_slowed_note(m.summaries[2]), "core at 75% of its FMA ceiling");
+  EXPECT_EQ(ceilings.core_slowed_note(m.summaries[4]), "");  // 190 of 200: within 10%
+  const auto lines = evaluate_targets(m).lines;
+  struct Expected {
+    TargetKind kind;
+    const char* benchmark;
+    const char* dtype;
+    int measured, core_slowed;
+    Verdict verdict;
+  };
+  const Expected expected[] = {
+      {TargetKind::kDramStreaming, "decode_step", "fp32", 2, 1, Verdict::kUnsettled},
+      {TargetKind::kDramStreaming, "decode_step", "fp16", 2, 1, Verdict::kNotMet},
+      {TargetKind::kDramStreaming, "decode_step", "bf16", 1, 1, Verdict::kMet},
+      {TargetKind::kGqa, "attention", "fp32", 1, 1, Verdict::kUnsettled},
+      {TargetKind::kGqa, "attention", "fp16", 1, 1, Verdict::kUnsettled},
+  };
+  for (const Expected& e : expected) {
+    SCOPED_TRACE(std::string(e.benchmark) + " " + e.dtype);
+    const TargetLine* l = find(lines, e.kind, e.benchmark, e.dtype, 1);
+    ASSERT_NE(l, nullptr);
+    EXPECT_EQ(l->measured, e.measured);
+    EXPECT_EQ(l->core_slowed, e.core_slowed);
+    EXPECT_EQ(l->verdict, e.verdict);
+  }
+  // Without the run's ceiling_fma the bracket's faster end is the reference.
+  m.summaries.erase(m.summaries.begin());
+  const RunCeilings bracket_only(m);
+  EXPECT_DOUBLE_EQ(*bracket_only.core_fraction(m.summaries[1]), 1.0);  // 150 -> 150
+  EXPECT_DOUBLE_EQ(*bracket_only.core_fraction(m.summaries[2]), 0.5);  // 100 -> 200
+  EXPECT_FALSE(bracket_only.core_fraction(decode_row("decode_step", "fp32", 1, 16, 1e5, 10, "L2")).has_value());
+}
+
 TEST(EfficiencyTargets, AbsentRowsGiveNoLinesAndUnmeasuredLinesMerge) {
   MachineResults m = machine();
   m.summaries = {decode_row("decode_step", "fp32", 1, 16, 1e5, 10, "L2"), ceiling("ceiling_read", "L2", 1, 20)};

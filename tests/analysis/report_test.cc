@@ -209,6 +209,34 @@ TEST(ReportCommand, MovedCeilingBracketIsFlagged) {
   EXPECT_NE(md.find("(ceiling moved -20%) |"), md.rfind("(ceiling moved -20%) |")) << "per-configuration cell";
 }
 
+// A bracketed row whose workers' FMA burst fell more than 10% below the run's ceiling_fma is named
+// in the target line and the per-configuration table, and a line it alone misses is unsettled.
+TEST(ReportCommand, SlowedCoreIsFlaggedAndCannotFailALine) {
+  const fs::path dir = testing::scratch_dir("Report.SlowedCore");
+  SyntheticMachine a;
+  testing::CsvFields prefill = target_row(a, "prefill_copy", "fp32", 8, 2e6, 90e6, "DRAM", true);  // 90 GB/s
+  prefill["ceiling_gbps"] = "120";
+  prefill["ceiling_before_gbps"] = "120";
+  prefill["ceiling_after_gbps"] = "118";
+  prefill["core_before_gflops"] = "100";
+  prefill["core_after_gflops"] = "60";
+  testing::CsvFields fma = target_row(a, "ceiling_fma", "", 8, 1000, 0, "");
+  fma["flops"] = "100000";  // 100 GFLOP/s at two threads
+  std::vector<std::string> header = testing::schema_header();
+  header.push_back("core_before_gflops");
+  header.push_back("core_after_gflops");
+  testing::write_text(dir / "in.csv", testing::to_csv({prefill, fma}, header));
+  ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "in.csv").string(), "--out", (dir / "out").string()}), 0);
+  const std::string md = read(dir / "out" / "report.md");
+  const std::string line =
+      "| Prefill: % of copy ceiling (ceiling\\_copy) | prefill\\_copy fp32 2T; 4L 8q/8kv d128 ctx 4096 (core at 60% of "
+      "its FMA ceiling) | 75.0% | >= 85.0% | **unsettled** (1 of 1 rows miss it, each with a core that ran slow); 1 "
+      "of 1 row whose core ran more than 10% below its FMA ceiling |";
+  EXPECT_NE(md.find(line), std::string::npos) << line << "\n" << md.substr(0, 4000);
+  EXPECT_NE(md.find("(core at 60% of its FMA ceiling) |"), md.rfind("(core at 60% of its FMA ceiling) |"))
+      << "per-configuration cell";
+}
+
 // A run whose LLC was measured (kvbench run --llc) says so in the Machines table, beside hwloc's.
 TEST(ReportCommand, AMeasuredLlcIsNamedBesideHwlocs) {
   const fs::path dir = testing::scratch_dir("Report.MeasuredLlc");

@@ -108,7 +108,8 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
       "placement", "thp", "cache_state", "ws_level", "aggregate", "repetition", "iterations",
       "ns_per_step", "tokens_per_s", "bytes_read", "bytes_written", "flops", "gbps", "gflops",
       "ai_flop_per_byte", "working_set_bytes", "ws_over_llc", "ceiling_gbps", "pct_of_ceiling",
-      "ceiling_before_gbps", "ceiling_after_gbps", "valid", "max_rel_err", "c:sde:::kvbench::KV_BYTES_READ",
+      "ceiling_before_gbps", "ceiling_after_gbps", "core_before_gflops", "core_after_gflops", "valid",
+      "max_rel_err", "c:sde:::kvbench::KV_BYTES_READ",
       "c:sde:::kvbench::KV_BYTES_READ:status"};
   for (const std::string& column : required) {
     EXPECT_NE(std::find(csv.header.begin(), csv.header.end(), column), csv.header.end())
@@ -131,6 +132,8 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
     // Not bracketed (no --ceiling-bracket): the bracket columns exist and stay empty.
     EXPECT_EQ(row.at("ceiling_before_gbps"), "");
     EXPECT_EQ(row.at("ceiling_after_gbps"), "");
+    EXPECT_EQ(row.at("core_before_gflops"), "");
+    EXPECT_EQ(row.at("core_after_gflops"), "");
     EXPECT_EQ(row.at("valid"), "1") << row.at("benchmark") << " " << row.at("dtype");
     EXPECT_FALSE(row.at("max_rel_err").empty());
     EXPECT_FALSE(row.at("pu_list").empty());
@@ -220,8 +223,8 @@ TEST_F(KvbenchBinary, InjectedFaultFailsTheAppendMemcpyCheck) {
 }
 
 // --ceiling-bracket: every kernel row carries its own ceiling measured before and after it,
-// ceiling_gbps is the larger and pct_of_ceiling follows it; the start-of-run ceiling rows are
-// still written, without bracket columns.
+// ceiling_gbps is the larger and pct_of_ceiling follows it, and its workers' FMA burst at the
+// same moments; the start-of-run ceiling rows are still written, without bracket columns.
 TEST_F(KvbenchBinary, CeilingBracketSetsEachRowsCeilingToTheLargerEnd) {
   const Result r = run(std::string(kSmoke) +
                        "--context 64 --dtype fp32 --repetitions 1 --ceiling-bracket --out b.csv");
@@ -229,6 +232,7 @@ TEST_F(KvbenchBinary, CeilingBracketSetsEachRowsCeilingToTheLargerEnd) {
   EXPECT_NE(r.err.find("ceiling bracket before: ceiling_read"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("ceiling bracket after: ceiling_copy"), std::string::npos) << r.err;  // append
   EXPECT_NE(r.out.find("ceiling before -> after"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("core bracket after: ceiling_fma 1 thread(s)"), std::string::npos) << r.err;
   const Csv csv = read_csv(dir_ / "b.csv");
   int kernel_rows = 0, ceiling_rows = 0;
   for (const auto& row : csv.rows) {
@@ -237,9 +241,14 @@ TEST_F(KvbenchBinary, CeilingBracketSetsEachRowsCeilingToTheLargerEnd) {
       ++ceiling_rows;
       EXPECT_EQ(row.at("ceiling_before_gbps"), "");
       EXPECT_EQ(row.at("ceiling_after_gbps"), "");
+      EXPECT_EQ(row.at("core_before_gflops"), "");
       continue;
     }
     ++kernel_rows;
+    ASSERT_FALSE(row.at("core_before_gflops").empty());
+    ASSERT_FALSE(row.at("core_after_gflops").empty());
+    EXPECT_GT(std::stod(row.at("core_before_gflops")), 0);
+    EXPECT_GT(std::stod(row.at("core_after_gflops")), 0);
     ASSERT_FALSE(row.at("ceiling_before_gbps").empty());
     ASSERT_FALSE(row.at("ceiling_after_gbps").empty());
     const double before = std::stod(row.at("ceiling_before_gbps"));
