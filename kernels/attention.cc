@@ -84,6 +84,12 @@ inline constexpr std::int64_t kTile = 16;  // positions per softmax tile (kTileF
 //   Tried on scratch builds along the way, not better overall: split for int8 (faster from DRAM
 //   at G = 1, slower from L3), split distances of 6 and 8 KB, a second prefetch into L2 8-32 KB
 //   ahead, PREFETCHT1.
+// A second window towards L2 only (2 KB into L1 and 8 KB into L2, or 4 KB and 8 or 16 KB), fp16,
+// bf16 and int8 at G = 2, decode_step Qwen3-0.6B, 3-5 alternating rounds, time over this file's
+// (medians; results/xeon-emr-16c-kvm/session-2026-11-27b/): the Emerald Rapids host from DRAM
+// 0.82-1.06x at 1 thread and 0.87-1.00x at 16, but from its L3 at 16 threads 0.98-1.30x; the Zen
+// 5 guest slower everywhere (DRAM 1.12-1.20x, L3 1.01-1.24x). Not taken: no one setting wins on
+// both CPUs, and the EMR gain is within its round-to-round spread.
 // Earlier (joint scheme, per-row loops, 2-vCPU Xeon VM / 16-vCPU Emerald Rapids host, DRAM,
 // G = 2, % of the DRAM read ceiling): 8 KB ahead fp32 89-98, fp16 67, int8 62-64 / 56-67; no
 // prefetch fp16 88-126, fp32 83-87, int8 33-46; 2 KB fp32 100-102 / 90-95, fp16 94-95 / 86-103,
