@@ -146,11 +146,13 @@ std::vector<AttnCase> sweep_cases() {
   cases.push_back({256, 64, 16, 4, DType::kI4, Layout::kHeadMajor, true});
   cases.push_back({64, 33, 16, 2, DType::kF16, Layout::kHeadMajor, false});
   // fp32 groups of one or two heads take tiles of 256 positions: exactly one, one row more, and
-  // several with a short last tile (the other dtypes, whose tiles are short, as a check).
-  for (DType t : kAllDTypes) {
+  // several with a short last tile. The other dtypes take one such tile for ranges of at most
+  // 256 rows (256, and 101 with a partial last row block), short tiles above (257, 600).
+  for (DType t : kExtendedDTypes) {
     cases.push_back({128, 256, 8, 8, t, Layout::kHeadMajor, false});
     cases.push_back({128, 257, 16, 8, t, Layout::kPositionMajor, false});
     cases.push_back({64, 600, 16, 8, t, Layout::kHeadMajor, true});
+    cases.push_back({128, 101, 16, 8, t, Layout::kHeadMajor, true});
   }
   // fp8 and int4: every layout x padding, each dtype at the longest context, and head sizes with
   // scalar tails (72, 40, 20: the tail decoders must match the vector ones).
