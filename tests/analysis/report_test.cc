@@ -145,6 +145,16 @@ testing::CsvFields target_row(const SyntheticMachine& m, const std::string& benc
   return c;
 }
 
+// A 2-thread prefill row of 90 GB/s run with --ceiling-bracket, held against the bracket's `before`
+// end (the larger in these tests).
+testing::CsvFields bracketed_prefill(const SyntheticMachine& m, const std::string& before, const std::string& after) {
+  testing::CsvFields prefill = target_row(m, "prefill_copy", "fp32", 8, 2e6, 90e6, "DRAM", true);
+  prefill["ceiling_gbps"] = before;
+  prefill["ceiling_before_gbps"] = before;
+  prefill["ceiling_after_gbps"] = after;
+  return prefill;
+}
+
 TEST(ReportCommand, EfficiencyTargetsRenderGqaAppendAndPrefillLines) {
   const fs::path dir = testing::scratch_dir("Report.EfficiencyTargetsPairs");
   SyntheticMachine a;
@@ -194,11 +204,8 @@ TEST(ReportCommand, TargetsOutOfTheFmaPeaksReachAreNamed) {
 TEST(ReportCommand, MovedCeilingBracketIsFlagged) {
   const fs::path dir = testing::scratch_dir("Report.MovedCeilingBracket");
   SyntheticMachine a;
-  testing::CsvFields prefill = target_row(a, "prefill_copy", "fp32", 8, 2e6, 90e6, "DRAM", true);  // 90 GB/s
-  prefill["ceiling_gbps"] = "120";
-  prefill["ceiling_before_gbps"] = "120";
-  prefill["ceiling_after_gbps"] = "96";
-  const std::vector<testing::CsvFields> rows = {prefill, target_row(a, "ceiling_copy", "", 8, 1e6, 50e6, "DRAM", true)};
+  const std::vector<testing::CsvFields> rows = {bracketed_prefill(a, "120", "96"),
+                                                target_row(a, "ceiling_copy", "", 8, 1e6, 50e6, "DRAM", true)};
   testing::write_text(dir / "in.csv", testing::to_csv(rows));
   ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "in.csv").string(), "--out", (dir / "out").string()}), 0);
   const std::string md = read(dir / "out" / "report.md");
@@ -214,10 +221,7 @@ TEST(ReportCommand, MovedCeilingBracketIsFlagged) {
 TEST(ReportCommand, SlowedCoreIsFlaggedAndCannotFailALine) {
   const fs::path dir = testing::scratch_dir("Report.SlowedCore");
   SyntheticMachine a;
-  testing::CsvFields prefill = target_row(a, "prefill_copy", "fp32", 8, 2e6, 90e6, "DRAM", true);  // 90 GB/s
-  prefill["ceiling_gbps"] = "120";
-  prefill["ceiling_before_gbps"] = "120";
-  prefill["ceiling_after_gbps"] = "118";
+  testing::CsvFields prefill = bracketed_prefill(a, "120", "118");
   prefill["core_before_gflops"] = "100";
   prefill["core_after_gflops"] = "60";
   testing::CsvFields fma = target_row(a, "ceiling_fma", "", 8, 1000, 0, "");
