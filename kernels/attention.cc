@@ -285,14 +285,16 @@ constexpr std::int64_t kTileFor<Int4Ptr> = 32;
 //   Tiles of 512 and 1024 timed as 256 in floor/ (0.65-0.86 against 0.70-0.87).
 //   The fp32-only build, 4 rounds: decode_step at the LLC rows 0.81-0.95, from DRAM 0.97-0.99.
 // The other dtypes take one long tile where a range holds at most kLongTile rows: from DRAM
-// nothing changes (its ranges are longer), while the LLC rows (73 and 141 positions on the Zen 5,
-// 438 and 851 split over threads on the EMR host) pay one tile's chain instead of several.
+// nothing changes (its ranges are longer), while short ranges pay one tile's chain instead of
+// several: the Zen 5's LLC rows (73 and 141 positions per KV head), and the EMR host's at 16
+// threads (438 and 851 positions x 8 KV heads split 16 ways: 219 and 425 per thread).
 // decode_step Qwen3-0.6B, time over the short tiles per round (session-2026-11-27b/onelong.md):
 //   Zen 5 guest, 1 thread, 8 rounds over two batches: fp16 0.68-0.88, bf16 0.71-0.99, int8
 //   0.80-1.07.
-//   EMR host, 4 + 4 rounds on two lent machines, each round's ratio (median of the 8): 1 thread
-//   fp16 0.73-1.51 (1.02), bf16 0.65-1.30 (0.97), int8 0.46-1.23 (0.77); 16 threads fp16
-//   0.73-1.14 (0.98), bf16 0.91-1.15 (0.97), int8 0.85-1.13 (1.05): within that host's spread.
+//   EMR host, 16 threads, 4 + 4 rounds on two lent machines, each round's ratio (median of the
+//   8): fp16 0.73-1.14 (0.98), bf16 0.91-1.15 (0.97), int8 0.85-1.13 (1.05). Its 1-thread LLC
+//   ranges (438, 851) keep the short tiles, so its 1-thread ratios time the same code twice and
+//   show its spread: 0.46-1.51 (medians 0.77-1.02).
 //   Prefetching a long tile's 1-byte rows split instead of jointly (V from the V phase) was no
 //   better (Zen 5 int8 L3 0.79-1.36, EMR 0.60-1.59).
 inline constexpr std::int64_t kLongTile = 256;
