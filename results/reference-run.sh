@@ -81,7 +81,10 @@ step targets targets.log "$kvbench" run "${llc_args[@]}" --model qwen3-0.6b --co
 step gqa gqa.log "$kvbench" run "${llc_args[@]}" --model qwen3-0.6b --q-heads 8,16,32,64 --kv-heads 8 \
   --context 16384 --threads "1,$pus" --dtype all --benchmarks attention --repetitions "$reps" \
   --min-time 0.1 --ceiling-bracket --out "$out/gqa.csv"
-step llcfit llc-fit.log "$kvbench" run "${llc_args[@]}" --config configs/sweeps/llc-fit.ini --out "$out/llc-fit.csv"
+# The LLC fit and the vendor grid are bracketed too: on a shared host (the EMR host's vCPUs share
+# cores from 8 threads up) a row's ceiling and core state matter as much there as in the targets.
+step llcfit llc-fit.log "$kvbench" run "${llc_args[@]}" --config configs/sweeps/llc-fit.ini --ceiling-bracket \
+  --out "$out/llc-fit.csv"
 # The peer and kvbench on the same shapes, one after the other.
 peer_dtypes=${PEER_DTYPES:-fp32,fp16,bf16}
 step peer peer-match.log "$kvbench" run "${llc_args[@]}" --model qwen3-0.6b --context 4096,16384 \
@@ -92,5 +95,5 @@ step peer peer_torch.log "$python" analysis/peers/torch_attention.py --model qwe
   --dtype "$peer_dtypes" --threads "1,$pus" --repetitions "$reps" --min-time 0.1 \
   --machine-from "$out/peer-match.csv" --out "$out/peer_torch.csv"
 step vendor vendor-eval.log "$kvbench" run "${llc_args[@]}" --config configs/sweeps/vendor-eval.ini \
-  --out "$out/vendor-eval.csv" "$@"
+  --ceiling-bracket --out "$out/vendor-eval.csv" "$@"
 exit 0
