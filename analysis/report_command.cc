@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "analysis/barrier_wait.h"
 #include "analysis/ceiling_table.h"
 #include "analysis/command_line.h"
 #include "analysis/efficiency_targets.h"
@@ -286,6 +287,10 @@ std::string worst_case(const TargetLine& l, const RunCeilings& ceilings) {
       s += " (its partner's " + slowed + ")";
     }
   }
+  if (const std::string waited = barrier_wait_note(*r); !waited.empty()) s += " (" + waited + ")";
+  if (l.worst_partner) {
+    if (const std::string waited = barrier_wait_note(*l.worst_partner); !waited.empty()) s += " (its partner's " + waited + ")";
+  }
   return s;
 }
 
@@ -396,7 +401,10 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms)
         "ceiling\": the workers ran slow (a clock drop, a neighbour on the sibling hardware thread) under a "
         "memory bracket that may have held, so the row understates its kernel. Such rows can keep a line from "
         "failing but never make it fail (a line missed only by them says unsettled), and a pair with one can "
-        "do neither. DRAM and LLC lines also "
+        "do neither. A multi-threaded decode row whose workers spent 25% or more of their time waiting at the "
+        "per-layer barriers says \"workers waited N% at barriers\" (`barrier_wait_pct`): one worker ran slower "
+        "than the others (descheduled by the host, a slower or shared core), so the row's time is that "
+        "worker's; informational, it changes no verdict. DRAM and LLC lines also "
         "give the rows' fastest repetitions against the same ceilings, "
         "since a ceiling is its own best repetition (as STREAM reports it); the verdict stays on the medians. "
         "Prefill stores (informational) holds the same prefill rows' written bytes alone to the streaming-store "
@@ -498,6 +506,7 @@ void configurations_section(std::ostream& md, const std::vector<MachineResults>&
       std::string pct_cell = pct ? format_number(*pct, 3) : "";
       if (const std::string moved = ceiling_moved_note(*c); !moved.empty()) pct_cell += " (" + moved + ")";
       if (const std::string slowed = ceilings[i].core_slowed_note(*c); !slowed.empty()) pct_cell += " (" + slowed + ")";
+      if (const std::string waited = barrier_wait_note(*c); !waited.empty()) pct_cell += " (" + waited + ")";
       row.push_back(pct_cell);
       row.push_back(c->num(Col::tokens_per_s) ? format_number(*c->num(Col::tokens_per_s), 4) : "");
       row.push_back(c->str(Col::ws_level));

@@ -181,6 +181,16 @@ Cost DecodeFixture::cost(Family family) const {
 
 void DecodeFixture::run(Family family, CounterSet* counters) { run_units(family, 1, counters); }
 
+ParallelDecode::BarrierWait DecodeFixture::barrier_wait() const noexcept {
+  ParallelDecode::BarrierWait w = decode_->barrier_wait();
+  if (child_) {
+    const ParallelDecode::BarrierWait c = child_->barrier_wait();
+    w.waiting += c.waiting;
+    w.running += c.running;
+  }
+  return w;
+}
+
 void DecodeFixture::run_units(Family family, std::int64_t steps, CounterSet* counters) {
   if (family == Family::kPrefillCopy) {
     for (std::int64_t i = 0; i < steps; ++i) run_prefill(counters);

@@ -162,6 +162,7 @@ struct RunState {
     double gbps = 0;
     std::optional<double> pct;
     std::optional<Bracket> bracket;
+    std::optional<double> barrier_wait_pct;
     bool valid = false;
   };
   std::map<std::size_t, Summary> summary;  // by entry
@@ -466,6 +467,9 @@ struct RunState {
         row.emplace_back("core_after_gflops", csv_number(*bracket->core_after));
       }
     }
+    if (const auto w_it = run.counters.find("barrier_wait_pct"); w_it != run.counters.end()) {
+      row.emplace_back("barrier_wait_pct", csv_number(w_it->second.value));
+    }
     row.emplace_back("valid", v.valid ? "1" : "0");
     row.emplace_back("max_rel_err", csv_number(v.max_rel_err));
     if (is_variant) {
@@ -487,6 +491,8 @@ struct RunState {
       s.gbps = m.gbps;
       s.pct = ceiling ? std::optional<double>(100.0 * m.gbps / *ceiling) : std::nullopt;
       s.bracket = bracket;
+      if (const auto w_it = run.counters.find("barrier_wait_pct"); w_it != run.counters.end())
+        s.barrier_wait_pct = w_it->second.value;
       s.valid = v.valid;
     }
     if (m.aggregate == "none" && m.repetition == 0 && !v.valid) ++invalid;
@@ -507,6 +513,7 @@ void benchmark_body(RunState* state, std::size_t entry_index, benchmark::State& 
   const bool timed_weights = state->settings->time_weights &&
                              state->configs[state->entries[entry_index].config].cache_state ==
                                  CacheState::kWeights;
+  const ParallelDecode::BarrierWait wait_before = f->barrier_wait();
   for (auto _ : st) {
     if (!timed_weights) f->prepare_step();  // untimed: manual time covers the step alone
     const auto t0 = std::chrono::steady_clock::now();
@@ -532,6 +539,12 @@ void benchmark_body(RunState* state, std::size_t entry_index, benchmark::State& 
     } else if (variant && variant->tokens_per_unit() > 0) {
       st.counters["tokens_per_s"] = steps * static_cast<double>(variant->tokens_per_unit()) / seconds;
     }
+  }
+  // Only the executor's own decode and attention units wait at barriers (several workers).
+  const ParallelDecode::BarrierWait wait_after = f->barrier_wait();
+  if (!variant && wait_after.running > wait_before.running) {
+    st.counters["barrier_wait_pct"] = 100.0 * static_cast<double>(wait_after.waiting - wait_before.waiting) /
+                                      static_cast<double>(wait_after.running - wait_before.running);
   }
 }
 
@@ -1000,7 +1013,9 @@ int run_main(const std::vector<std::string>& raw_args) {
                       *s.bracket->core_before, *s.bracket->core_after);
       }
     }
-    std::printf("%-90s %9.2f %8s %5d%s\n", s.label.c_str(), s.gbps, pct, s.valid ? 1 : 0, bracket);
+    char wait[48] = "";
+    if (s.barrier_wait_pct) std::snprintf(wait, sizeof wait, "  (workers waited %.0f%% at barriers)", *s.barrier_wait_pct);
+    std::printf("%-90s %9.2f %8s %5d%s%s\n", s.label.c_str(), s.gbps, pct, s.valid ? 1 : 0, bracket, wait);
   }
   std::printf("\nresults: %s (%d rows)\n", out.c_str(), writer.rows_written());
   if (state.invalid > 0 || state.errors > 0) {

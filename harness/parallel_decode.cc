@@ -1,9 +1,13 @@
 #include "harness/parallel_decode.h"
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <new>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 #include "harness/counters.h"
 #include "harness/deterministic_values.h"
@@ -19,6 +23,18 @@ namespace kvb {
 namespace {
 
 constexpr std::int64_t kAlignFloats = 16;  // 64-byte alignment of every partial
+
+// Ticks of a constant-rate clock for the barrier-wait share (a ratio, so the unit cancels): the
+// timestamp counter where there is one. Two reads per layer and worker, about 10 ns each on the
+// Zen 4 guest, add about 1% to the shortest steps measured there (Qwen3-0.6B, 2 positions, 2
+// threads: 43 us).
+inline std::uint64_t ticks() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  return __rdtsc();
+#else
+  return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+#endif
+}
 
 struct AlignedFloats {
   float* p = nullptr;
@@ -75,6 +91,13 @@ struct ParallelDecode::Impl {
   std::vector<unsigned char> token_rows;
   std::vector<float> token_scales;
   std::atomic<int> failure{0};
+  // Barrier waits: each worker's share of the last run in its own slot (written by that worker
+  // only, read after the run), summed into `wait` by the dispatching thread.
+  struct alignas(64) WaitSlot {
+    std::uint64_t waiting = 0, running = 0;
+  };
+  std::vector<WaitSlot> wait_slots;
+  BarrierWait wait;
 
   void fail(Status s) noexcept {
     int expected = 0;
@@ -128,22 +151,30 @@ struct ParallelDecode::Impl {
     }
   }
 
-  void run_worker(int w, Mode mode, std::int64_t steps) noexcept {
+  // Returns the ticks this worker waited at barriers (0 unless `timed`).
+  std::uint64_t run_worker(int w, Mode mode, std::int64_t steps, bool timed) noexcept {
     const Worker& me = workers[static_cast<std::size_t>(w)];
     if (mode == Mode::kAppend) {
       for (std::int64_t s = 0; s < steps; ++s)
         for (int l = w; l < L; l += T) append(l);
-      return;
+      return 0;
     }
     if (mode == Mode::kAppendMemcpy) {
       for (std::int64_t s = 0; s < steps; ++s)
         for (int l = w; l < L; l += T) memcpy_token(l);
-      return;
+      return 0;
     }
+    std::uint64_t waited = 0;
+    const auto barrier = [&] {
+      if (!timed) return pool->barrier();
+      const std::uint64_t t0 = ticks();
+      pool->barrier();
+      waited += ticks() - t0;
+    };
     const bool appends = mode == Mode::kStep;
     const bool appender = appends && w == append_worker;
     if (appender) append(0);
-    if (appends) pool->barrier();
+    if (appends) barrier();
     std::int64_t phase = 0;
     for (std::int64_t s = 0; s < steps; ++s) {
       for (int l = 0; l < L; ++l, ++phase) {
@@ -151,10 +182,11 @@ struct ParallelDecode::Impl {
         if (phase > 0) merge(me, l == 0 ? L - 1 : l - 1, parity ^ 1);
         attention(me, l, parity);
         if (appender && !(s == steps - 1 && l == L - 1)) append(l + 1 == L ? 0 : l + 1);
-        pool->barrier();
+        barrier();
       }
     }
     if (phase > 0) merge(me, L - 1, static_cast<int>((phase - 1) & 1));
+    return waited;
   }
 };
 
@@ -177,6 +209,7 @@ ParallelDecode::ParallelDecode(ThreadPool& pool, const CacheView& cache, std::in
   m.scale = 1.0f / std::sqrt(static_cast<float>(m.d));
   m.plan = partition_decode(m.H, context, m.T);
   m.workers.resize(static_cast<std::size_t>(m.T));
+  m.wait_slots.resize(static_cast<std::size_t>(m.T));
   m.append_worker = m.T - 1;  // worker 0 also dispatches; give the (small) append to another
 
   const std::int64_t pf = (attention_partial_floats(m.shape) + kAlignFloats - 1) / kAlignFloats * kAlignFloats;
@@ -283,9 +316,13 @@ void ParallelDecode::run(Mode mode, std::int64_t steps, CounterSet* counters) {
   if (steps < 1) return;
   if (mode != Mode::kAttention && dtype_has_row_scale(m.shape.dtype) && !m.cache.scales)
     throw HarnessError("parallel decode: int8 cache needs a scale array");
-  m.pool->run([&m, mode, steps, counters](int w) {
+  // One worker never waits; appends and memcpys run without barriers.
+  const bool timed = m.T > 1 && (mode == Mode::kStep || mode == Mode::kAttention);
+  m.pool->run([&m, mode, steps, counters, timed](int w) {
     if (counters) counters->start(w);
-    m.run_worker(w, mode, steps);
+    const std::uint64_t start = timed ? ticks() : 0;
+    const std::uint64_t waited = m.run_worker(w, mode, steps, timed);
+    if (timed) m.wait_slots[static_cast<std::size_t>(w)] = {waited, ticks() - start};
     const Impl::Worker& me = m.workers[static_cast<std::size_t>(w)];
     const Cost share = mode == Mode::kStep ? me.step_share
                        : mode == Mode::kAttention ? me.attention_share
@@ -295,9 +332,16 @@ void ParallelDecode::run(Mode mode, std::int64_t steps, CounterSet* counters) {
     if ((mode == Mode::kStep && w == m.append_worker) || (mode == Mode::kAppend && w == 0)) sde_count_tokens(steps);
     if (counters) counters->stop(w);
   });
+  if (timed)
+    for (const Impl::WaitSlot& slot : m.wait_slots) {
+      m.wait.waiting += slot.waiting;
+      m.wait.running += slot.running;
+    }
   const int f = m.failure.exchange(0);
   if (f != 0) throw HarnessError(std::string("parallel decode: kernel failed: ") + status_message(static_cast<Status>(f)));
 }
+
+ParallelDecode::BarrierWait ParallelDecode::barrier_wait() const noexcept { return impl_->wait; }
 
 const std::vector<std::vector<WorkItem>>& ParallelDecode::plan() const noexcept { return impl_->plan; }
 std::int64_t ParallelDecode::context() const noexcept { return impl_->context; }

@@ -58,6 +58,16 @@ class ParallelDecode {
   // Runs `steps` units of `mode` in one dispatch. Attaches counters' start/stop if given.
   void run(Mode mode, std::int64_t steps, CounterSet* counters = nullptr);
 
+  // Time the workers spent waiting at the per-layer barriers of kStep and kAttention runs, out
+  // of the time they spent in those runs, summed over workers and over every run so far (a
+  // timestamp counter's ticks; zero with one worker, whose barrier never waits). A worker that
+  // the host deschedules, or that runs on a slower core, holds every other worker at the next
+  // barrier: the share tells such a row from one whose workers were all slow.
+  struct BarrierWait {
+    std::uint64_t waiting = 0, running = 0;
+  };
+  BarrierWait barrier_wait() const noexcept;
+
   const std::vector<std::vector<WorkItem>>& plan() const noexcept;
   std::int64_t context() const noexcept;
   std::int64_t append_position() const noexcept;  // context - 1: the step rewrites it

@@ -241,6 +241,30 @@ TEST(ReportCommand, SlowedCoreIsFlaggedAndCannotFailALine) {
       << "per-configuration cell";
 }
 
+// A row whose workers waited 25% or more of their time at the per-layer barriers is named in the
+// target line and the per-configuration table; the verdict stays the same. Its partner, at 10%,
+// is not named.
+TEST(ReportCommand, WorkersWaitingAtBarriersAreNamedWithoutChangingTheVerdict) {
+  const fs::path dir = testing::scratch_dir("Report.BarrierWait");
+  SyntheticMachine a;
+  testing::CsvFields grouped = target_row(a, "attention", "fp32", 32, 1300, 1e6, "L2");
+  testing::CsvFields single = target_row(a, "attention", "fp32", 8, 1000, 1e6, "L2");
+  grouped["barrier_wait_pct"] = "41.2";
+  single["barrier_wait_pct"] = "10";
+  std::vector<std::string> header = testing::schema_header();
+  header.push_back("barrier_wait_pct");
+  testing::write_text(dir / "in.csv", testing::to_csv({single, grouped}, header));
+  ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "in.csv").string(), "--out", (dir / "out").string()}), 0);
+  const std::string md = read(dir / "out" / "report.md");
+  const std::string line =
+      "| GQA: time at G q heads per KV head / at G = 1 | attention fp32 2T, G = 4 (largest run <= 8); 4L 32q/8kv d128 "
+      "ctx 4096 (workers waited 41% at barriers) | 1.30x | <= 1.10x | **not met** (1 of 1 rows) |";
+  EXPECT_NE(md.find(line), std::string::npos) << line << "\n" << md.substr(0, 4000);
+  EXPECT_NE(md.find("(workers waited 41% at barriers)"), md.rfind("(workers waited 41% at barriers)"))
+      << "per-configuration cell";
+  EXPECT_EQ(md.find("waited 10%"), std::string::npos);
+}
+
 // A run whose LLC was measured (kvbench run --llc) says so in the Machines table, beside hwloc's.
 TEST(ReportCommand, AMeasuredLlcIsNamedBesideHwlocs) {
   const fs::path dir = testing::scratch_dir("Report.MeasuredLlc");

@@ -108,8 +108,8 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
       "placement", "thp", "cache_state", "ws_level", "aggregate", "repetition", "iterations",
       "ns_per_step", "tokens_per_s", "bytes_read", "bytes_written", "flops", "gbps", "gflops",
       "ai_flop_per_byte", "working_set_bytes", "ws_over_llc", "ceiling_gbps", "pct_of_ceiling",
-      "ceiling_before_gbps", "ceiling_after_gbps", "core_before_gflops", "core_after_gflops", "valid",
-      "max_rel_err", "c:sde:::kvbench::KV_BYTES_READ",
+      "ceiling_before_gbps", "ceiling_after_gbps", "core_before_gflops", "core_after_gflops",
+      "barrier_wait_pct", "valid", "max_rel_err", "c:sde:::kvbench::KV_BYTES_READ",
       "c:sde:::kvbench::KV_BYTES_READ:status"};
   for (const std::string& column : required) {
     EXPECT_NE(std::find(csv.header.begin(), csv.header.end(), column), csv.header.end())
@@ -134,6 +134,7 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
     EXPECT_EQ(row.at("ceiling_after_gbps"), "");
     EXPECT_EQ(row.at("core_before_gflops"), "");
     EXPECT_EQ(row.at("core_after_gflops"), "");
+    EXPECT_EQ(row.at("barrier_wait_pct"), "");  // one thread: no worker waits for another
     EXPECT_EQ(row.at("valid"), "1") << row.at("benchmark") << " " << row.at("dtype");
     EXPECT_FALSE(row.at("max_rel_err").empty());
     EXPECT_FALSE(row.at("pu_list").empty());
@@ -220,6 +221,35 @@ TEST_F(KvbenchBinary, InjectedFaultFailsTheAppendMemcpyCheck) {
     EXPECT_EQ(row.at("valid"), "0");
   }
   EXPECT_GT(memcpy_rows, 0);
+}
+
+// Two workers: decode_step and attention rows say what share of the workers' time went to
+// waiting at the per-layer barriers; the barrier-free append rows and 1-thread rows leave it empty.
+TEST_F(KvbenchBinary, TwoThreadDecodeRowsCarryTheirBarrierWait) {
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two PUs";
+  const Result r = run("run --config ci-smoke --benchmarks decode_step,attention,append --context 256 --dtype fp32 "
+                       "--threads 1,2 --repetitions 1 --out w.csv");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const Csv csv = read_csv(dir_ / "w.csv");
+  int waited_rows = 0;
+  for (const auto& row : csv.rows) {
+    const std::string& b = row.at("benchmark");
+    if (b.rfind("ceiling_", 0) == 0) continue;
+    SCOPED_TRACE(b + " " + row.at("threads") + " " + row.at("aggregate"));
+    const bool barriers = (b == "decode_step" || b == "attention") && row.at("threads") == "2";
+    if (!barriers) {
+      EXPECT_EQ(row.at("barrier_wait_pct"), "");
+      continue;
+    }
+    ASSERT_FALSE(row.at("barrier_wait_pct").empty());
+    if (row.at("aggregate") != "none") continue;
+    ++waited_rows;
+    const double pct = std::stod(row.at("barrier_wait_pct"));
+    EXPECT_GE(pct, 0);
+    EXPECT_LT(pct, 100);
+  }
+  EXPECT_EQ(waited_rows, 2);
+  EXPECT_NE(r.out.find("at barriers)"), std::string::npos) << r.out;
 }
 
 // --ceiling-bracket: every kernel row carries its own ceiling measured before and after it,

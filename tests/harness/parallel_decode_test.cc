@@ -131,5 +131,41 @@ TEST(ParallelDecode, OneKvHeadKeepsTwoThreadsBusyAndRejectsBadContext) {
   EXPECT_EQ(dec.cost(ParallelDecode::Mode::kStep).bytes_read, decode_step_cost(s, 256).bytes_read);
 }
 
+// The barrier-wait share: zero with one worker; with two, a worker left without positions (one
+// KV head, one position: the other worker attends, merges and appends) spends its whole run at
+// the barriers, so at least a quarter of the pair's time is waiting whatever the machine's speed.
+TEST(ParallelDecode, BarrierWaitCountsAWorkerLeftWaiting) {
+  auto topo = Topology::discover();
+  CacheShape s;
+  s.layers = 4; s.q_heads = 8; s.kv_heads = 1; s.head_dim = 128; s.capacity = 64;
+  CacheGeometry geo;
+  ASSERT_TRUE(ok(CacheGeometry::create(s, &geo)));
+  Buffer buf(*topo, static_cast<std::size_t>(geo.data_bytes()), Placement{});
+  CacheView view{&geo, buf.data(), nullptr};
+  {
+    ThreadPool one(*topo, 1, parse_pin_policy("compact"));
+    ParallelDecode dec(one, view, 64);
+    dec.place_and_fill(3);
+    dec.run(ParallelDecode::Mode::kStep, 4);
+    EXPECT_EQ(dec.barrier_wait().running, 0u);
+    EXPECT_EQ(dec.barrier_wait().waiting, 0u);
+  }
+  if (topo->pu_count() < 2) GTEST_SKIP() << "needs two PUs";
+  ThreadPool two(*topo, 2, parse_pin_policy("compact"));
+  ParallelDecode dec(two, view, 1);
+  ASSERT_TRUE(dec.plan()[0].empty());
+  dec.place_and_fill(3);
+  dec.run(ParallelDecode::Mode::kAppend, 20);  // no barriers: nothing counted
+  EXPECT_EQ(dec.barrier_wait().running, 0u);
+  dec.run(ParallelDecode::Mode::kStep, 200);
+  const ParallelDecode::BarrierWait w = dec.barrier_wait();
+  ASSERT_GT(w.running, 0u);
+  EXPECT_LE(w.waiting, w.running);
+  EXPECT_GT(static_cast<double>(w.waiting), 0.25 * static_cast<double>(w.running));
+  // Sums over runs: another run adds to both.
+  dec.run(ParallelDecode::Mode::kAttention, 10);
+  EXPECT_GT(dec.barrier_wait().running, w.running);
+}
+
 }  // namespace
 }  // namespace kvb
