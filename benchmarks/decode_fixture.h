@@ -29,7 +29,8 @@ struct Validation {
 
 class DecodeFixture {
  public:
-  // Allocates and fills the cache (first touch by the workers that read it), then validates
+  // Allocates and fills the cache (first touch by the workers of the static partition, see
+  // harness/parallel_decode.h), then validates
   // one step. Throws HarnessError/UsageError when the configuration cannot be set up.
   // A hybrid configuration (sliding pattern) is two uniform parts on one pool: this fixture
   // holds the sliding layers' ring cache and a child the global layers' cache; every unit runs

@@ -1,8 +1,20 @@
 // Parallel decode executor: one decode step over all layers on a pinned pool.
-// Work items are (kv_head, position range): the flattened kv_heads x context position space
-// is cut into `threads` equal contiguous shares, so 8 KV heads keep 16 threads busy and one
-// KV head (MQA) keeps 2 busy. Each worker writes partials into its own preallocated
-// workspace; merge_partials combines them per KV head.
+// Work items are (kv_head, position range). Each layer's kv_heads x context positions are cut
+// into chunks (chunk_decode: whole heads, or pieces of at least kMinChunkRows, up to 4 per
+// worker, and never fewer chunks than workers). Worker w owns a contiguous block of them (what
+// the static partition gives it, at chunk boundaries) and claims them in order from its own
+// counter; a worker whose block is done claims what is left of the others'. So a worker that
+// the host slows down ends up with fewer chunks instead of holding the others at the layer's
+// barrier, while balanced workers read as the static partition does. On the
+// 16-vCPU EMR host (results/xeon-emr-16c-kvm/session-2026-11-27d/), Qwen3-0.6B decode_step at
+// 16 threads, time over the static partition's (medians of 5 alternating rounds): from DRAM
+// fp32 0.79 (0.76-0.80) and int8 0.77 (0.77-0.92); no 4-16-thread row's median slower. One
+// counter for all workers measured fp32 0.72-0.81 but lost from the L3 on the Zen 4 guest at 2
+// threads (1.25x), where it broke up each worker's run of adjacent heads.
+// Each chunk has its own preallocated partial; merge_partials combines them per KV head. The
+// cache rows are first touched by the worker of the static partition (partition_decode:
+// `threads` equal contiguous shares), the one that reads them unless another worker claims its
+// chunk first; on one NUMA node that costs nothing, on several it costs remote reads.
 //
 // Step schedule (one barrier per layer): phase l runs merge(l-1), attention(l) and the
 // append of layer l+1 (one worker; ~8 KB), then a barrier. Partials are double-buffered by
@@ -37,6 +49,16 @@ struct WorkItem {
 std::vector<std::vector<WorkItem>> partition_decode(std::int32_t kv_heads, std::int64_t context,
                                                     int threads);
 
+// Chunks shorter than this are only made to give every worker one: a range pays the kernel's
+// per-call setup and softmax tail once, which a few hundred rows hide (kLongTile in
+// kernels/attention.cc is 256).
+inline constexpr std::int64_t kMinChunkRows = 256;
+// The chunks one layer's attention is claimed in: each head's positions cut into k equal
+// pieces, k = min(ceil(4 x threads / kv_heads), context / kMinChunkRows), at least 1, and raised
+// to ceil(threads / kv_heads) where that gives fewer chunks than threads. Head-major order; each
+// (head, position) exactly once.
+std::vector<WorkItem> chunk_decode(std::int32_t kv_heads, std::int64_t context, int threads);
+
 class ParallelDecode {
  public:
   // full step, attention+merge only, append only, memcpy of the append's bytes
@@ -50,8 +72,8 @@ class ParallelDecode {
   ParallelDecode& operator=(const ParallelDecode&) = delete;
 
   // First touch + fill: each worker writes deterministic pseudo-random values (a function of
-  // the row and `seed`, so independent of who writes) into the rows [0, context) it will read,
-  // encoded to the cache dtype. Positions >= context are left untouched. Also fills queries
+  // the row and `seed`, so independent of who writes) into its rows of the static partition
+  // (mostly the ones it will read), encoded to the cache dtype. Positions >= context are left untouched. Also fills queries
   // and the new-token K/V.
   void place_and_fill(std::uint64_t seed);
 

@@ -40,6 +40,38 @@ TEST(PartitionDecode, KeepsEveryThreadBusyAndCoversEachRowOnce) {
   }
 }
 
+// Chunks cover every (head, position) once, in head-major order, never fewer than the workers
+// where there are enough positions, several per worker where the ranges stay long, and never
+// shorter than kMinChunkRows unless that is what gives every worker one.
+TEST(ChunkDecode, CoversEachRowOnceWithEnoughLongChunksForTheWorkers) {
+  struct Case { std::int32_t heads; std::int64_t context; int threads; std::size_t chunks; };
+  for (const Case& c : {Case{8, 4682, 16, 64},   // Qwen3-0.6B from DRAM: 4 per worker, 585 rows
+                        Case{8, 219, 16, 16},    // its LLC rows: one each, 109-110 rows
+                        Case{8, 4682, 2, 8},     // whole heads already give 4 per worker
+                        Case{1, 16384, 16, 64},  // MQA: one head cut 64 ways
+                        Case{1, 300, 2, 2},      // short: one per worker, below kMinChunkRows
+                        Case{2, 3, 16, 6},       // fewer positions than workers: one row each
+                        Case{8, 1024, 1, 8}}) {  // one worker: whole heads
+    SCOPED_TRACE(std::to_string(c.heads) + " heads, " + std::to_string(c.context) + " positions, " +
+                 std::to_string(c.threads) + " threads");
+    const std::vector<WorkItem> chunks = chunk_decode(c.heads, c.context, c.threads);
+    EXPECT_EQ(chunks.size(), c.chunks);
+    std::vector<std::vector<int>> seen(static_cast<std::size_t>(c.heads), std::vector<int>(static_cast<std::size_t>(c.context)));
+    std::int32_t head = 0;
+    for (const WorkItem& it : chunks) {
+      ASSERT_LT(it.t0, it.t1);
+      ASSERT_GE(it.kv_head, head);  // head-major
+      head = it.kv_head;
+      if (chunks.size() > static_cast<std::size_t>(std::max(c.heads, c.threads))) EXPECT_GE(it.t1 - it.t0, kMinChunkRows);
+      for (std::int64_t t = it.t0; t < it.t1; ++t) ++seen[static_cast<std::size_t>(it.kv_head)][static_cast<std::size_t>(t)];
+    }
+    for (const auto& h : seen)
+      for (int n : h) ASSERT_EQ(n, 1);
+  }
+  EXPECT_TRUE(chunk_decode(0, 10, 2).empty());
+  EXPECT_TRUE(chunk_decode(2, 0, 2).empty());
+}
+
 struct Fixture {
   CacheShape shape;
   CacheGeometry geo;
@@ -129,6 +161,36 @@ TEST(ParallelDecode, OneKvHeadKeepsTwoThreadsBusyAndRejectsBadContext) {
   dec.run(ParallelDecode::Mode::kStep, 1);
   for (int l = 0; l < s.layers; ++l) EXPECT_LT(rel_err(view, l, 256, dec.query(l), dec.scale(), dec.output(l)), 1e-5);
   EXPECT_EQ(dec.cost(ParallelDecode::Mode::kStep).bytes_read, decode_step_cost(s, 256).bytes_read);
+}
+
+// Contexts long enough for several chunks per worker take the claiming path (each worker's
+// block from its own counter, then the others'): every layer still matches the reference and
+// the single-thread kernel, whichever worker took which chunk, step after step.
+TEST(ParallelDecode, ClaimedChunksMatchReferenceAndSingleThreadKernel) {
+  auto topo = Topology::discover();
+  const int T = std::min(2, topo->pu_count());
+  ThreadPool pool(*topo, T, parse_pin_policy("compact"));
+  CacheShape s;
+  s.layers = 3; s.q_heads = 8; s.kv_heads = 2; s.head_dim = 64; s.capacity = 1100;
+  CacheGeometry geo;
+  ASSERT_TRUE(ok(CacheGeometry::create(s, &geo)));
+  Buffer buf(*topo, static_cast<std::size_t>(geo.data_bytes()), Placement{});
+  CacheView view{&geo, buf.data(), nullptr};
+  const std::int64_t context = 1100;
+  ASSERT_GT(chunk_decode(s.kv_heads, context, T).size(), static_cast<std::size_t>(T));
+  ParallelDecode dec(pool, view, context);
+  dec.place_and_fill(5);
+  std::vector<float> wsp(static_cast<std::size_t>(attention_partial_floats(s)));
+  std::vector<float> single(static_cast<std::size_t>(s.q_heads * s.head_dim));
+  for (int round = 0; round < 3; ++round) {
+    dec.run(round == 1 ? ParallelDecode::Mode::kAttention : ParallelDecode::Mode::kStep, 2);
+    for (int l = 0; l < s.layers; ++l) {
+      EXPECT_LT(rel_err(view, l, context, dec.query(l), dec.scale(), dec.output(l)), 1e-5) << "layer " << l;
+      ASSERT_TRUE(ok(decode_attention(view, l, context, dec.query(l), dec.scale(), single.data(), wsp.data())));
+      for (std::size_t i = 0; i < single.size(); ++i)
+        ASSERT_NEAR(single[i], dec.output(l)[i], 1e-5f * (1 + std::abs(single[i]))) << "layer " << l << " " << i;
+    }
+  }
 }
 
 // The barrier-wait share: zero with one worker; with two, a worker left without positions (one
