@@ -199,6 +199,16 @@ TEST(ReportCommand, TargetsOutOfTheFmaPeaksReachAreNamed) {
   EXPECT_NE(md.find(line), std::string::npos) << line << "\n" << md.substr(0, 6000);
 }
 
+// report.md of `rows` written with the schema's columns plus `extra` (optional columns).
+std::string report_of(const fs::path& dir, const std::vector<testing::CsvFields>& rows,
+                      const std::vector<std::string>& extra) {
+  std::vector<std::string> header = testing::schema_header();
+  header.insert(header.end(), extra.begin(), extra.end());
+  testing::write_text(dir / "in.csv", testing::to_csv(rows, header));
+  EXPECT_EQ(testing::run_command(report_main, {"report", (dir / "in.csv").string(), "--out", (dir / "out").string()}), 0);
+  return read(dir / "out" / "report.md");
+}
+
 // A --ceiling-bracket row is judged against its own ceiling_gbps, and a bracket that moved more
 // than 10% is named in the target line and the per-configuration table.
 TEST(ReportCommand, MovedCeilingBracketIsFlagged) {
@@ -226,12 +236,7 @@ TEST(ReportCommand, SlowedCoreIsFlaggedAndCannotFailALine) {
   prefill["core_after_gflops"] = "60";
   testing::CsvFields fma = target_row(a, "ceiling_fma", "", 8, 1000, 0, "");
   fma["flops"] = "100000";  // 100 GFLOP/s at two threads
-  std::vector<std::string> header = testing::schema_header();
-  header.push_back("core_before_gflops");
-  header.push_back("core_after_gflops");
-  testing::write_text(dir / "in.csv", testing::to_csv({prefill, fma}, header));
-  ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "in.csv").string(), "--out", (dir / "out").string()}), 0);
-  const std::string md = read(dir / "out" / "report.md");
+  const std::string md = report_of(dir, {prefill, fma}, {"core_before_gflops", "core_after_gflops"});
   const std::string line =
       "| Prefill: % of copy ceiling (ceiling\\_copy) | prefill\\_copy fp32 2T; 4L 8q/8kv d128 ctx 4096 (core at 60% of "
       "its FMA ceiling) | 75.0% | >= 85.0% | **unsettled** (1 of 1 rows miss it, each with a core that ran slow); 1 "
@@ -251,11 +256,7 @@ TEST(ReportCommand, WorkersWaitingAtBarriersAreNamedWithoutChangingTheVerdict) {
   testing::CsvFields single = target_row(a, "attention", "fp32", 8, 1000, 1e6, "L2");
   grouped["barrier_wait_pct"] = "41.2";
   single["barrier_wait_pct"] = "10";
-  std::vector<std::string> header = testing::schema_header();
-  header.push_back("barrier_wait_pct");
-  testing::write_text(dir / "in.csv", testing::to_csv({single, grouped}, header));
-  ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "in.csv").string(), "--out", (dir / "out").string()}), 0);
-  const std::string md = read(dir / "out" / "report.md");
+  const std::string md = report_of(dir, {single, grouped}, {"barrier_wait_pct"});
   const std::string line =
       "| GQA: time at G q heads per KV head / at G = 1 | attention fp32 2T, G = 4 (largest run <= 8); 4L 32q/8kv d128 "
       "ctx 4096 (workers waited 41% at barriers) | 1.30x | <= 1.10x | **not met** (1 of 1 rows) |";
@@ -275,12 +276,7 @@ TEST(ReportCommand, AMeasuredLlcIsNamedBesideHwlocs) {
     r["llc_source"] = "measured";
     r["llc_hwloc_bytes"] = "1065353216";
   }
-  std::vector<std::string> header = testing::schema_header();
-  header.push_back("llc_source");
-  header.push_back("llc_hwloc_bytes");
-  testing::write_text(dir / "in.csv", testing::to_csv(rows, header));
-  ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "in.csv").string(), "--out", (dir / "out").string()}), 0);
-  const std::string md = read(dir / "out" / "report.md");
+  const std::string md = report_of(dir, rows, {"llc_source", "llc_hwloc_bytes"});
   EXPECT_NE(md.find("| LLC (PUs used) | 16 MiB (measured; hwloc 1016 MiB) |"), std::string::npos) << md.substr(0, 3000);
 }
 

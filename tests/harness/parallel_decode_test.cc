@@ -87,6 +87,22 @@ struct Fixture {
   }
 };
 
+// An fp32 head-major cache of the given shape, its buffer placed by default.
+struct Fp32Cache {
+  CacheShape shape;
+  CacheGeometry geo;
+  std::unique_ptr<Buffer> data;
+  CacheView view{};
+  Fp32Cache(const Topology& topo, std::int32_t layers, std::int32_t q_heads, std::int32_t kv_heads,
+            std::int32_t head_dim, std::int64_t capacity) {
+    shape.layers = layers; shape.q_heads = q_heads; shape.kv_heads = kv_heads; shape.head_dim = head_dim;
+    shape.capacity = capacity;
+    EXPECT_TRUE(ok(CacheGeometry::create(shape, &geo)));
+    data = std::make_unique<Buffer>(topo, static_cast<std::size_t>(geo.data_bytes()), Placement{});
+    view = CacheView{&geo, data->data(), nullptr};
+  }
+};
+
 // Largest |fast - reference| relative to the largest |reference| over one layer's output.
 double rel_err(const CacheView& view, int layer, std::int64_t context, const float* q, float scale, const float* out) {
   const CacheShape& s = view.geometry->shape();
@@ -147,12 +163,9 @@ TEST(ParallelDecode, OneKvHeadKeepsTwoThreadsBusyAndRejectsBadContext) {
   auto topo = Topology::discover();
   const int T = std::min(2, topo->pu_count());
   ThreadPool pool(*topo, T, parse_pin_policy("compact"));
-  CacheShape s;
-  s.layers = 2; s.q_heads = 4; s.kv_heads = 1; s.head_dim = 128; s.capacity = 256;
-  CacheGeometry geo;
-  ASSERT_TRUE(ok(CacheGeometry::create(s, &geo)));
-  Buffer buf(*topo, static_cast<std::size_t>(geo.data_bytes()), Placement{});
-  CacheView view{&geo, buf.data(), nullptr};
+  const Fp32Cache c(*topo, 2, 4, 1, 128, 256);
+  const CacheShape& s = c.shape;
+  const CacheView& view = c.view;
   EXPECT_THROW(ParallelDecode(pool, view, 257), HarnessError);
   EXPECT_THROW(ParallelDecode(pool, view, 0), HarnessError);
   ParallelDecode dec(pool, view, 256);
@@ -170,23 +183,18 @@ TEST(ParallelDecode, ClaimedChunksMatchReferenceAndSingleThreadKernel) {
   auto topo = Topology::discover();
   const int T = std::min(2, topo->pu_count());
   ThreadPool pool(*topo, T, parse_pin_policy("compact"));
-  CacheShape s;
-  s.layers = 3; s.q_heads = 8; s.kv_heads = 2; s.head_dim = 64; s.capacity = 1100;
-  CacheGeometry geo;
-  ASSERT_TRUE(ok(CacheGeometry::create(s, &geo)));
-  Buffer buf(*topo, static_cast<std::size_t>(geo.data_bytes()), Placement{});
-  CacheView view{&geo, buf.data(), nullptr};
-  const std::int64_t context = 1100;
-  ASSERT_GT(chunk_decode(s.kv_heads, context, T).size(), static_cast<std::size_t>(T));
-  ParallelDecode dec(pool, view, context);
+  const Fp32Cache c(*topo, 3, 8, 2, 64, 1100);
+  const std::int64_t context = c.shape.capacity;
+  ASSERT_GT(chunk_decode(c.shape.kv_heads, context, T).size(), static_cast<std::size_t>(T));
+  ParallelDecode dec(pool, c.view, context);
   dec.place_and_fill(5);
-  std::vector<float> wsp(static_cast<std::size_t>(attention_partial_floats(s)));
-  std::vector<float> single(static_cast<std::size_t>(s.q_heads * s.head_dim));
+  std::vector<float> wsp(static_cast<std::size_t>(attention_partial_floats(c.shape)));
+  std::vector<float> single(static_cast<std::size_t>(c.shape.q_heads * c.shape.head_dim));
   for (int round = 0; round < 3; ++round) {
     dec.run(round == 1 ? ParallelDecode::Mode::kAttention : ParallelDecode::Mode::kStep, 2);
-    for (int l = 0; l < s.layers; ++l) {
-      EXPECT_LT(rel_err(view, l, context, dec.query(l), dec.scale(), dec.output(l)), 1e-5) << "layer " << l;
-      ASSERT_TRUE(ok(decode_attention(view, l, context, dec.query(l), dec.scale(), single.data(), wsp.data())));
+    for (int l = 0; l < c.shape.layers; ++l) {
+      EXPECT_LT(rel_err(c.view, l, context, dec.query(l), dec.scale(), dec.output(l)), 1e-5) << "layer " << l;
+      ASSERT_TRUE(ok(decode_attention(c.view, l, context, dec.query(l), dec.scale(), single.data(), wsp.data())));
       for (std::size_t i = 0; i < single.size(); ++i)
         ASSERT_NEAR(single[i], dec.output(l)[i], 1e-5f * (1 + std::abs(single[i]))) << "layer " << l << " " << i;
     }
@@ -198,12 +206,8 @@ TEST(ParallelDecode, ClaimedChunksMatchReferenceAndSingleThreadKernel) {
 // the barriers, so at least a quarter of the pair's time is waiting whatever the machine's speed.
 TEST(ParallelDecode, BarrierWaitCountsAWorkerLeftWaiting) {
   auto topo = Topology::discover();
-  CacheShape s;
-  s.layers = 4; s.q_heads = 8; s.kv_heads = 1; s.head_dim = 128; s.capacity = 64;
-  CacheGeometry geo;
-  ASSERT_TRUE(ok(CacheGeometry::create(s, &geo)));
-  Buffer buf(*topo, static_cast<std::size_t>(geo.data_bytes()), Placement{});
-  CacheView view{&geo, buf.data(), nullptr};
+  const Fp32Cache c(*topo, 4, 8, 1, 128, 64);
+  const CacheView& view = c.view;
   {
     ThreadPool one(*topo, 1, parse_pin_policy("compact"));
     ParallelDecode dec(one, view, 64);
