@@ -55,7 +55,10 @@ struct CeilingOptions {
   Placement placement{};
 };
 
-// One bandwidth kernel on a buffer of `working_set_bytes` split evenly over the pool.
+// One bandwidth kernel on a buffer of `working_set_bytes` split evenly over the pool. Read at a
+// shared level (the LLC, DRAM) on more than one worker claims 64-KiB chunks as the parallel
+// decode does (harness/chunk_claims): each worker its own slice first, then what is left of the
+// others', so the ceiling is not timed by the slowest worker when the decode is not.
 CeilingResult measure_bandwidth(ThreadPool& pool, const Topology& topo, CeilingKind kind,
                                 const WorkingSet& ws, const CeilingOptions& opt);
 
@@ -69,6 +72,7 @@ class CeilingBuffer {
   CeilingBuffer(ThreadPool& pool, const Topology& topo, const WorkingSet& ws, int workers,
                 const Placement& placement);
   const std::string& level() const noexcept { return level_; }
+  bool shared() const noexcept { return shared_; }  // the LLC or DRAM: read in claimed chunks
   int workers() const noexcept { return workers_; }
   std::int64_t bytes() const noexcept { return region_bytes_ * workers_; }
   float* region(int worker) const noexcept;
@@ -78,6 +82,7 @@ class CeilingBuffer {
  private:
   Buffer buffer_;
   std::string level_;
+  bool shared_ = false;
   int workers_ = 0;
   std::int64_t region_bytes_ = 0;
   ThpState thp_ = ThpState::kUnknown;

@@ -9,6 +9,7 @@
 #include <x86intrin.h>
 #endif
 
+#include "harness/chunk_claims.h"
 #include "harness/counters.h"
 #include "harness/deterministic_values.h"
 #include "harness/error.h"
@@ -97,17 +98,12 @@ struct ParallelDecode::Impl {
   std::vector<AttentionPartial> chunk_parts[2];    // per chunk
   std::vector<std::vector<AttentionPartial>> head_parts[2];  // per head, in position order
   int append_worker = 0;
-  // Worker w owns the chunks [block_begin[w], block_begin[w + 1]) (contiguous: about the static
-  // partition's share, in the same order) and claims them from its own counter; a worker whose
-  // block is done claims from the others' counters in turn.
-  // Claims of phase p use counters[p % 3]: the barrier closing phase p - 1 means no worker
-  // still claims from [(p + 1) % 3] (last used in phase p - 2), so each worker resets its own
-  // there during phase p, and the barrier closing phase p publishes the reset before p + 1.
-  struct alignas(64) ChunkCounter {
-    std::atomic<std::int64_t> next{0};
-  };
-  std::vector<std::int64_t> block_begin;  // T + 1 entries
-  std::unique_ptr<ChunkCounter[]> counters[3];
+  // Worker w owns the chunks of its block (harness/chunk_claims: contiguous, about the static
+  // partition's share, in the same order). Claims of phase p use claims[p % 3]: the barrier
+  // closing phase p - 1 means no worker still claims from [(p + 1) % 3] (last used in phase
+  // p - 2), so each worker resets its own there during phase p, and the barrier closing phase p
+  // publishes the reset before p + 1.
+  ChunkClaims claims[3];
   bool steal = false;  // more chunks than workers
 
   std::unique_ptr<AlignedFloats> queries, outputs, new_k, new_v;
@@ -142,22 +138,12 @@ struct ParallelDecode::Impl {
   // counter: 16 workers claiming from shared cache lines at every layer took the EMR host's 7-us
   // layers (int8, 219 positions) 1.08-1.16x the time.
   void attention(int w, std::int64_t phase, int layer, int parity) noexcept {
+    const ChunkClaims& own = claims[0];
     if (!steal) {
-      for (std::int64_t c = block_begin[static_cast<std::size_t>(w)]; c < block_begin[static_cast<std::size_t>(w) + 1]; ++c)
-        attend_chunk(c, layer, parity);
+      for (std::int64_t c = own.block_begin(w); c < own.block_begin(w + 1); ++c) attend_chunk(c, layer, parity);
       return;
     }
-    ChunkCounter* ctr = counters[phase % 3].get();
-    for (int i = 0; i < T; ++i) {
-      const int v = (w + i) % T;
-      const std::int64_t begin = block_begin[static_cast<std::size_t>(v)];
-      const std::int64_t n = block_begin[static_cast<std::size_t>(v) + 1] - begin;
-      std::atomic<std::int64_t>& next = ctr[v].next;
-      if (i > 0 && next.load(std::memory_order_relaxed) >= n) continue;  // done: no write to its line
-      for (std::int64_t c = next.fetch_add(1, std::memory_order_relaxed); c < n;
-           c = next.fetch_add(1, std::memory_order_relaxed))
-        attend_chunk(begin + c, layer, parity);
-    }
+    claims[phase % 3].claim(w, [&](std::int64_t c) { attend_chunk(c, layer, parity); });
   }
 
   void merge(const Worker& me, int layer, int parity) noexcept {
@@ -226,7 +212,7 @@ struct ParallelDecode::Impl {
     for (std::int64_t s = 0; s < steps; ++s) {
       for (int l = 0; l < L; ++l, ++phase) {
         const int parity = static_cast<int>(phase & 1);
-        if (steal) counters[(phase + 1) % 3][w].next.store(0, std::memory_order_relaxed);
+        if (steal) claims[(phase + 1) % 3].reset(w);
         if (phase > 0) merge(me, l == 0 ? L - 1 : l - 1, parity ^ 1);
         attention(w, phase, l, parity);
         if (appender && !(s == steps - 1 && l == L - 1)) append(l + 1 == L ? 0 : l + 1);
@@ -258,9 +244,8 @@ ParallelDecode::ParallelDecode(ThreadPool& pool, const CacheView& cache, std::in
   m.plan = partition_decode(m.H, context, m.T);
   m.chunks = chunk_decode(m.H, context, m.T);
   const auto chunk_count = static_cast<std::int64_t>(m.chunks.size());
-  for (int w = 0; w <= m.T; ++w) m.block_begin.push_back(chunk_count * w / m.T);
+  for (auto& c : m.claims) c = ChunkClaims::even(chunk_count, m.T);
   m.steal = chunk_count > m.T;
-  for (auto& c : m.counters) c = std::make_unique<Impl::ChunkCounter[]>(static_cast<std::size_t>(m.T));
   m.workers.resize(static_cast<std::size_t>(m.T));
   m.wait_slots.resize(static_cast<std::size_t>(m.T));
   m.append_worker = m.T - 1;  // worker 0 also dispatches; give the (small) append to another
@@ -368,8 +353,7 @@ void ParallelDecode::run(Mode mode, std::int64_t steps, CounterSet* counters) {
     throw HarnessError("parallel decode: int8 cache needs a scale array");
   // One worker never waits; appends and memcpys run without barriers.
   const bool timed = m.T > 1 && (mode == Mode::kStep || mode == Mode::kAttention);
-  for (auto& phase_counters : m.counters)  // pool.run publishes the resets to the workers
-    for (int w = 0; w < m.T; ++w) phase_counters[w].next.store(0, std::memory_order_relaxed);
+  for (auto& c : m.claims) c.reset_all();  // pool.run publishes the resets to the workers
   m.pool->run([&m, mode, steps, counters, timed](int w) {
     if (counters) counters->start(w);
     const std::uint64_t start = timed ? ticks() : 0;

@@ -115,6 +115,7 @@ TEST(Ceilings, ReusableBufferMeasuresEveryKindOnItsWorkers) {
   opt.min_seconds = 0.02;
   opt.repetitions = 2;
   const CeilingBuffer all(pool, *topo, {"L3", 4 << 20}, T, Placement{});
+  EXPECT_EQ(all.shared(), topo->last_level() == 3) << "the LLC is read in claimed chunks";
   EXPECT_EQ(all.level(), "L3");
   EXPECT_EQ(all.bytes(), (4 << 20) / T / 8192 * 8192 * T);
   for (int round = 0; round < 2; ++round) {
