@@ -97,6 +97,7 @@ int main(int argc, char** argv) {
       // likwid-bench's -w sizes are decimal (1 MB = 1e6 B); so are ours here, to compare like for like.
       const double mult = unit == "kB" || unit == "KB" ? 1e3 : unit == "MB" ? 1e6 : unit == "GB" ? 1e9 : unit.empty() ? 1 : -1;
       if (pos == 0 || mult < 0 || v <= 0) throw kvb::HarnessError("bad --read-at size '" + text + "' (e.g. 16MB, 1GB)");
+      // Named by its size, not a cache level: read in a static split, as likwid-bench splits it.
       const kvb::WorkingSet ws{text, static_cast<std::int64_t>(v * mult)};
       const kvb::CeilingResult r = kvb::measure_bandwidth(pool, *topo, kvb::CeilingKind::kRead, ws, ropt);
       std::printf("ceiling_read %2d thr at %-6s (%lld B): %8.1f GB/s (%.0f MB/s)\n", r.threads, text.c_str(),
