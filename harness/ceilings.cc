@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,11 +24,15 @@ double now_ns() {
   return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Runs body(worker, iterations) on all workers in one dispatch; returns elapsed ns. A body with
-// prepare(iterations) gets it called first, untimed.
-template <class Body>
-double timed(ThreadPool& pool, std::int64_t iters, Body& body) {
-  if constexpr (requires { body.prepare(iters); }) body.prepare(iters);
+struct NothingToPrepare {
+  void operator()(std::int64_t) const noexcept {}
+};
+
+// Runs prepare(iterations) untimed, then body(worker, iterations) on all workers in one
+// dispatch; returns the dispatch's elapsed ns.
+template <class Body, class Prepare = NothingToPrepare>
+double timed(ThreadPool& pool, std::int64_t iters, Body& body, Prepare prepare = {}) {
+  prepare(iters);
   const double t0 = now_ns();
   pool.run([&](int w) { body(w, iters); });
   return now_ns() - t0;
@@ -37,14 +40,15 @@ double timed(ThreadPool& pool, std::int64_t iters, Body& body) {
 
 // Doubles the iteration count until one run takes >= min_seconds/4, then times
 // `repetitions` runs of enough iterations for min_seconds; returns (best ns/iter, iters).
-template <class Body>
-std::pair<double, std::int64_t> calibrate_and_time(ThreadPool& pool, const CeilingOptions& opt, Body& body) {
+template <class Body, class Prepare = NothingToPrepare>
+std::pair<double, std::int64_t> calibrate_and_time(ThreadPool& pool, const CeilingOptions& opt, Body& body,
+                                                   Prepare prepare = {}) {
   const double target_ns = opt.min_seconds * 1e9;
   std::int64_t iters = 1;
-  double ns = timed(pool, iters, body);  // also warms caches / TLBs
+  double ns = timed(pool, iters, body, prepare);  // also warms caches / TLBs
   while (ns < target_ns / 4 && iters < (1LL << 40)) {
     iters *= 2;
-    ns = timed(pool, iters, body);
+    ns = timed(pool, iters, body, prepare);
   }
   iters = std::max<std::int64_t>(1, static_cast<std::int64_t>(iters * target_ns / std::max(ns, 1.0)));
   double best = 1e300;
@@ -53,7 +57,7 @@ std::pair<double, std::int64_t> calibrate_and_time(ThreadPool& pool, const Ceili
   // until the best run really lasts about min_seconds.
   for (int attempt = 0; attempt < 4; ++attempt) {
     best = 1e300;
-    for (int r = 0; r < std::max(1, opt.repetitions); ++r) best = std::min(best, timed(pool, iters, body) / iters);
+    for (int r = 0; r < std::max(1, opt.repetitions); ++r) best = std::min(best, timed(pool, iters, body, prepare) / iters);
     if (best * static_cast<double>(iters) >= target_ns / 2 || iters >= (1LL << 40)) break;
     iters = std::max<std::int64_t>(iters * 2, static_cast<std::int64_t>(iters * target_ns / std::max(best * static_cast<double>(iters), 1.0)));
   }
@@ -93,21 +97,14 @@ CeilingResult sweep(ThreadPool& pool, CeilingKind kind, int workers, float* base
   const bool claimed = claim_chunks && kind == CeilingKind::kRead && workers > 1;
   const std::int64_t chunk = kClaimChunkBytes / static_cast<std::int64_t>(sizeof(float));
   const std::int64_t per_slice = (slice + chunk - 1) / chunk;
-  struct Body {
-    std::function<void(int, std::int64_t)> run;
-    std::function<void(std::int64_t)> before;
-    void prepare(std::int64_t iters) { before(iters); }
-    void operator()(int w, std::int64_t iters) { run(w, iters); }
-  };
   ChunkClaims claims;
   std::int64_t per_worker = 0;  // chunks of one worker's block: its slice, `iterations` times
-  Body body;
-  body.before = [&](std::int64_t iters) {
+  auto prepare = [&](std::int64_t iters) {
     if (!claimed) return;
     per_worker = iters * per_slice;
     claims = ChunkClaims::even(per_worker * workers, workers);
   };
-  body.run = [&](int w, std::int64_t iters) {
+  auto body = [&](int w, std::int64_t iters) {
     if (w >= workers) return;
     float acc = 0;
     if (claimed) {
@@ -130,7 +127,7 @@ CeilingResult sweep(ThreadPool& pool, CeilingKind kind, int workers, float* base
     }
     sinks[static_cast<std::size_t>(w) * 16] = acc;  // keeps the reads observable
   };
-  const auto [ns, iters] = calibrate_and_time(pool, opt, body);
+  const auto [ns, iters] = calibrate_and_time(pool, opt, body, prepare);
   CeilingResult r;
   r.kind = kind;
   const std::int64_t streams = stream_count(kind);
