@@ -30,8 +30,8 @@ struct Validation {
 class DecodeFixture {
  public:
   // Allocates and fills the cache (first touch by the workers of the static partition, see
-  // harness/parallel_decode.h), then validates
-  // one step. Throws HarnessError/UsageError when the configuration cannot be set up.
+  // harness/parallel_decode.h), then validates one step. Throws HarnessError/UsageError when the
+  // configuration cannot be set up.
   // A hybrid configuration (sliding pattern) is two uniform parts on one pool: this fixture
   // holds the sliding layers' ring cache and a child the global layers' cache; every unit runs
   // both, costs and counters add up, validation covers both.

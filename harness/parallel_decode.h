@@ -1,11 +1,10 @@
 // Parallel decode executor: one decode step over all layers on a pinned pool.
 // Work items are (kv_head, position range). Each layer's kv_heads x context positions are cut
 // into chunks (chunk_decode: whole heads, or pieces of at least kMinChunkRows, up to 4 per
-// worker, and never fewer chunks than workers). Worker w owns a contiguous block of them (what
-// the static partition gives it, at chunk boundaries) and claims them in order from its own
-// counter; a worker whose block is done claims what is left of the others'. So a worker that
-// the host slows down ends up with fewer chunks instead of holding the others at the layer's
-// barrier, while balanced workers read as the static partition does. On the
+// worker, and never fewer chunks than workers), shared out by harness/chunk_claims: worker w
+// owns a contiguous block of them (what the static partition gives it, at chunk boundaries) and,
+// once done, claims what is left of the others'. So a worker that the host slows down ends up
+// with fewer chunks instead of holding the others at the layer's barrier. On the
 // 16-vCPU EMR host (results/xeon-emr-16c-kvm/session-2026-11-27d/), Qwen3-0.6B decode_step at
 // 16 threads, time over the static partition's (medians of 5 alternating rounds): from DRAM
 // fp32 0.79 (0.76-0.80) and int8 0.77 (0.77-0.92); no 4-16-thread row's median slower. One
@@ -73,8 +72,8 @@ class ParallelDecode {
 
   // First touch + fill: each worker writes deterministic pseudo-random values (a function of
   // the row and `seed`, so independent of who writes) into its rows of the static partition
-  // (mostly the ones it will read), encoded to the cache dtype. Positions >= context are left untouched. Also fills queries
-  // and the new-token K/V.
+  // (mostly the ones it will read), encoded to the cache dtype. Positions >= context are left
+  // untouched. Also fills queries and the new-token K/V.
   void place_and_fill(std::uint64_t seed);
 
   // Runs `steps` units of `mode` in one dispatch. Attaches counters' start/stop if given.

@@ -62,7 +62,9 @@ TEST(ChunkDecode, CoversEachRowOnceWithEnoughLongChunksForTheWorkers) {
       ASSERT_LT(it.t0, it.t1);
       ASSERT_GE(it.kv_head, head);  // head-major
       head = it.kv_head;
-      if (chunks.size() > static_cast<std::size_t>(std::max(c.heads, c.threads))) EXPECT_GE(it.t1 - it.t0, kMinChunkRows);
+      if (chunks.size() > static_cast<std::size_t>(std::max(c.heads, c.threads))) {
+        EXPECT_GE(it.t1 - it.t0, kMinChunkRows);
+      }
       for (std::int64_t t = it.t0; t < it.t1; ++t) ++seen[static_cast<std::size_t>(it.kv_head)][static_cast<std::size_t>(t)];
     }
     for (const auto& h : seen)
@@ -72,34 +74,28 @@ TEST(ChunkDecode, CoversEachRowOnceWithEnoughLongChunksForTheWorkers) {
   EXPECT_TRUE(chunk_decode(2, 0, 2).empty());
 }
 
+// A cache of `shape` (with its scale array where the dtype has row scales), buffers placed by
+// default.
 struct Fixture {
   CacheShape shape;
   CacheGeometry geo;
   std::unique_ptr<Buffer> data, scales;
-  CacheView view;
-  Fixture(const Topology& topo, DType dt, Layout layout) {
-    shape.layers = 3; shape.q_heads = 8; shape.kv_heads = 2; shape.head_dim = 64; shape.capacity = 160;
-    shape.dtype = dt; shape.layout = layout;
+  CacheView view{};
+  Fixture(const Topology& topo, const CacheShape& s) : shape(s) {
     EXPECT_TRUE(ok(CacheGeometry::create(shape, &geo)));
     data = std::make_unique<Buffer>(topo, static_cast<std::size_t>(geo.data_bytes()), Placement{});
     if (geo.scale_bytes() > 0) scales = std::make_unique<Buffer>(topo, static_cast<std::size_t>(geo.scale_bytes()), Placement{});
     view = CacheView{&geo, data->data(), scales ? static_cast<float*>(scales->data()) : nullptr};
   }
-};
+  // 3 layers, 8 q / 2 KV heads, head_dim 64, 160 positions.
+  Fixture(const Topology& topo, DType dt, Layout layout) : Fixture(topo, shape_of(3, 8, 2, 64, 160, dt, layout)) {}
 
-// An fp32 head-major cache of the given shape, its buffer placed by default.
-struct Fp32Cache {
-  CacheShape shape;
-  CacheGeometry geo;
-  std::unique_ptr<Buffer> data;
-  CacheView view{};
-  Fp32Cache(const Topology& topo, std::int32_t layers, std::int32_t q_heads, std::int32_t kv_heads,
-            std::int32_t head_dim, std::int64_t capacity) {
-    shape.layers = layers; shape.q_heads = q_heads; shape.kv_heads = kv_heads; shape.head_dim = head_dim;
-    shape.capacity = capacity;
-    EXPECT_TRUE(ok(CacheGeometry::create(shape, &geo)));
-    data = std::make_unique<Buffer>(topo, static_cast<std::size_t>(geo.data_bytes()), Placement{});
-    view = CacheView{&geo, data->data(), nullptr};
+  static CacheShape shape_of(std::int32_t layers, std::int32_t q_heads, std::int32_t kv_heads, std::int32_t head_dim,
+                             std::int64_t capacity, DType dt = DType::kF32, Layout layout = Layout::kHeadMajor) {
+    CacheShape s;
+    s.layers = layers; s.q_heads = q_heads; s.kv_heads = kv_heads; s.head_dim = head_dim; s.capacity = capacity;
+    s.dtype = dt; s.layout = layout;
+    return s;
   }
 };
 
@@ -163,7 +159,7 @@ TEST(ParallelDecode, OneKvHeadKeepsTwoThreadsBusyAndRejectsBadContext) {
   auto topo = Topology::discover();
   const int T = std::min(2, topo->pu_count());
   ThreadPool pool(*topo, T, parse_pin_policy("compact"));
-  const Fp32Cache c(*topo, 2, 4, 1, 128, 256);
+  const Fixture c(*topo, Fixture::shape_of(2, 4, 1, 128, 256));
   const CacheShape& s = c.shape;
   const CacheView& view = c.view;
   EXPECT_THROW(ParallelDecode(pool, view, 257), HarnessError);
@@ -183,7 +179,7 @@ TEST(ParallelDecode, ClaimedChunksMatchReferenceAndSingleThreadKernel) {
   auto topo = Topology::discover();
   const int T = std::min(2, topo->pu_count());
   ThreadPool pool(*topo, T, parse_pin_policy("compact"));
-  const Fp32Cache c(*topo, 3, 8, 2, 64, 1100);
+  const Fixture c(*topo, Fixture::shape_of(3, 8, 2, 64, 1100));
   const std::int64_t context = c.shape.capacity;
   ASSERT_GT(chunk_decode(c.shape.kv_heads, context, T).size(), static_cast<std::size_t>(T));
   ParallelDecode dec(pool, c.view, context);
@@ -206,7 +202,7 @@ TEST(ParallelDecode, ClaimedChunksMatchReferenceAndSingleThreadKernel) {
 // the barriers, so at least a quarter of the pair's time is waiting whatever the machine's speed.
 TEST(ParallelDecode, BarrierWaitCountsAWorkerLeftWaiting) {
   auto topo = Topology::discover();
-  const Fp32Cache c(*topo, 4, 8, 1, 128, 64);
+  const Fixture c(*topo, Fixture::shape_of(4, 8, 1, 128, 64));
   const CacheView& view = c.view;
   {
     ThreadPool one(*topo, 1, parse_pin_policy("compact"));
