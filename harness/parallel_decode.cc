@@ -68,8 +68,8 @@ std::vector<std::vector<WorkItem>> partition_decode(std::int32_t kv_heads, std::
 std::vector<WorkItem> chunk_decode(std::int32_t kv_heads, std::int64_t context, int threads) {
   std::vector<WorkItem> chunks;
   if (kv_heads <= 0 || context <= 0 || threads <= 0) return chunks;
-  const std::int64_t per_head_for_4 = (4 * std::int64_t{threads} + kv_heads - 1) / kv_heads;
-  std::int64_t k = std::max<std::int64_t>(1, std::min(per_head_for_4, context / kMinChunkRows));
+  const std::int64_t per_head = (kChunksPerWorker * threads + kv_heads - 1) / kv_heads;
+  std::int64_t k = std::max<std::int64_t>(1, std::min(per_head, context / kMinChunkRows));
   if (k * kv_heads < threads) k = (threads + kv_heads - 1) / kv_heads;
   k = std::min(k, context);  // no empty pieces
   for (std::int32_t h = 0; h < kv_heads; ++h)

@@ -1,13 +1,14 @@
 // Parallel decode executor: one decode step over all layers on a pinned pool.
 // Work items are (kv_head, position range). Each layer's kv_heads x context positions are cut
-// into chunks (chunk_decode: whole heads, or pieces of at least kMinChunkRows, up to 4 per
-// worker, and never fewer chunks than workers), shared out by harness/chunk_claims: worker w
-// owns a contiguous block of them (what the static partition gives it, at chunk boundaries) and,
-// once done, claims what is left of the others'. So a worker that the host slows down ends up
-// with fewer chunks instead of holding the others at the layer's barrier. On the
-// 16-vCPU EMR host (results/xeon-emr-16c-kvm/session-2026-11-27d/), Qwen3-0.6B decode_step at
-// 16 threads, time over the static partition's (medians of 5 alternating rounds): from DRAM
-// fp32 0.79 (0.76-0.80) and int8 0.77 (0.77-0.92); no 4-16-thread row's median slower. One
+// into chunks (chunk_decode: whole heads, or pieces of at least kMinChunkRows, up to
+// kChunksPerWorker per worker, and never fewer chunks than workers), shared out by
+// harness/chunk_claims: worker w owns a contiguous block of them (what the static partition
+// gives it, at chunk boundaries) and, once done, claims what is left of the others'. So a worker
+// that the host slows down ends up with fewer chunks instead of holding the others at the
+// layer's barrier. On the 16-vCPU EMR host (results/xeon-emr-16c-kvm/session-2026-11-27d/),
+// Qwen3-0.6B decode_step at 16 threads, time over the static partition's (medians of 5
+// alternating rounds, 4 chunks per worker): from DRAM fp32 0.79 (0.76-0.80) and int8 0.77
+// (0.77-0.92); no 4-16-thread row's median slower. One
 // counter for all workers measured fp32 0.72-0.81 but lost from the L3 on the Zen 4 guest at 2
 // threads (1.25x), where it broke up each worker's run of adjacent heads.
 // Each chunk has its own preallocated partial; merge_partials combines them per KV head. The
@@ -49,13 +50,21 @@ std::vector<std::vector<WorkItem>> partition_decode(std::int32_t kv_heads, std::
                                                     int threads);
 
 // Chunks shorter than this are only made to give every worker one: a range pays the kernel's
-// per-call setup and softmax tail once, which a few hundred rows hide (kLongTile in
+// per-call setup and softmax tail once, which a hundred rows or more hide (kLongTile in
 // kernels/attention.cc is 256).
-inline constexpr std::int64_t kMinChunkRows = 256;
-// The chunks one layer's attention is claimed in: each head's positions cut into k equal
-// pieces, k = min(ceil(4 x threads / kv_heads), context / kMinChunkRows), at least 1, and raised
-// to ceil(threads / kv_heads) where that gives fewer chunks than threads. Head-major order; each
-// (head, position) exactly once.
+inline constexpr std::int64_t kMinChunkRows = 128;
+// A layer ends when its last chunk does, so the workers that finish first wait up to one chunk
+// at the barrier: finer chunks shorten that wait. Measured on the 16-vCPU EMR host
+// (results/xeon-emr-16c-kvm/session-2026-11-27f/), decode_step Qwen3-0.6B from DRAM (4682
+// positions), 5 alternating rounds, 4 per worker and 256 rows -> 16 and 128: barrier waits fp32
+// 3-9 -> 2-3% (4 threads), 6-10 -> 3-4% (8), 9-30 -> 3-4% (16), int8 9-12 -> 3%, 12-14 -> 3-4%,
+// 16-67 -> 6-9%; median GB/s fp32 38.0 -> 42.6, 70.5 -> 77.5, 114.5 -> 119.2, int8 29.2 -> 30.0,
+// 55.1 -> 56.4, 100.4 -> 101.2 (at 16 threads the memory is what limits).
+inline constexpr std::int64_t kChunksPerWorker = 16;
+// The chunks one layer's attention is claimed in: each head's positions cut into k equal pieces,
+// k = min(ceil(kChunksPerWorker x threads / kv_heads), context / kMinChunkRows), at least 1, and
+// raised to ceil(threads / kv_heads) where that gives fewer chunks than threads. Head-major
+// order; each (head, position) exactly once.
 std::vector<WorkItem> chunk_decode(std::int32_t kv_heads, std::int64_t context, int threads);
 
 class ParallelDecode {

@@ -45,13 +45,14 @@ TEST(PartitionDecode, KeepsEveryThreadBusyAndCoversEachRowOnce) {
 // shorter than kMinChunkRows unless that is what gives every worker one.
 TEST(ChunkDecode, CoversEachRowOnceWithEnoughLongChunksForTheWorkers) {
   struct Case { std::int32_t heads; std::int64_t context; int threads; std::size_t chunks; };
-  for (const Case& c : {Case{8, 4682, 16, 64},   // Qwen3-0.6B from DRAM: 4 per worker, 585 rows
-                        Case{8, 219, 16, 16},    // its LLC rows: one each, 109-110 rows
-                        Case{8, 4682, 2, 8},     // whole heads already give 4 per worker
-                        Case{1, 16384, 16, 64},  // MQA: one head cut 64 ways
-                        Case{1, 300, 2, 2},      // short: one per worker, below kMinChunkRows
-                        Case{2, 3, 16, 6},       // fewer positions than workers: one row each
-                        Case{8, 1024, 1, 8}}) {  // one worker: whole heads
+  for (const Case& c : {Case{8, 4682, 16, 256},   // Qwen3-0.6B from DRAM: 16 per worker, 146 rows
+                        Case{8, 2048, 16, 128},   // kMinChunkRows caps it: 16 per head
+                        Case{8, 219, 16, 16},     // its LLC rows: one each, 109-110 rows
+                        Case{8, 4682, 2, 32},     // quarter heads give 16 per worker
+                        Case{1, 16384, 16, 128},  // MQA: one head cut in kMinChunkRows pieces
+                        Case{1, 200, 2, 2},       // short: one per worker, below kMinChunkRows
+                        Case{2, 3, 16, 6},        // fewer positions than workers: one row each
+                        Case{8, 1024, 1, 16}}) {  // one worker: half heads
     SCOPED_TRACE(std::to_string(c.heads) + " heads, " + std::to_string(c.context) + " positions, " +
                  std::to_string(c.threads) + " threads");
     const std::vector<WorkItem> chunks = chunk_decode(c.heads, c.context, c.threads);
