@@ -8,9 +8,9 @@
 // layer's barrier. On the 16-vCPU EMR host (results/xeon-emr-16c-kvm/session-2026-11-27d/),
 // Qwen3-0.6B decode_step at 16 threads, time over the static partition's (medians of 5
 // alternating rounds, 4 chunks per worker): from DRAM fp32 0.79 (0.76-0.80) and int8 0.77
-// (0.77-0.92); no 4-16-thread row's median slower. One
-// counter for all workers measured fp32 0.72-0.81 but lost from the L3 on the Zen 4 guest at 2
-// threads (1.25x), where it broke up each worker's run of adjacent heads.
+// (0.77-0.92); no 4-16-thread row's median slower. One counter for all workers measured fp32
+// 0.72-0.81 but lost from the L3 on the Zen 4 guest at 2 threads (1.25x), where it broke up each
+// worker's run of adjacent heads.
 // Each chunk has its own preallocated partial; merge_partials combines them per KV head. The
 // cache rows are first touched by the worker of the static partition (partition_decode:
 // `threads` equal contiguous shares), the one that reads them unless another worker claims its
@@ -51,7 +51,9 @@ std::vector<std::vector<WorkItem>> partition_decode(std::int32_t kv_heads, std::
 
 // Chunks shorter than this are only made to give every worker one: a range pays the kernel's
 // per-call setup and softmax tail once, which a hundred rows or more hide (kLongTile in
-// kernels/attention.cc is 256).
+// kernels/attention.cc is 256). 32 rows, which gave the LLC rows' short contexts several chunks
+// per worker, cut their barrier waits by a third but took int8 at 16 EMR threads 1.15-1.44x the
+// time (results/xeon-emr-16c-kvm/session-2026-11-27f/).
 inline constexpr std::int64_t kMinChunkRows = 128;
 // A layer ends when its last chunk does, so the workers that finish first wait up to one chunk
 // at the barrier: finer chunks shorten that wait. Measured on the 16-vCPU EMR host
