@@ -61,7 +61,9 @@ inline constexpr std::int64_t kMinChunkRows = 128;
 // positions), 5 alternating rounds, 4 per worker and 256 rows -> 16 and 128: barrier waits fp32
 // 3-9 -> 2-3% (4 threads), 6-10 -> 3-4% (8), 9-30 -> 3-4% (16), int8 9-12 -> 3%, 12-14 -> 3-4%,
 // 16-67 -> 6-9%; median GB/s fp32 38.0 -> 42.6, 70.5 -> 77.5, 114.5 -> 119.2, int8 29.2 -> 30.0,
-// 55.1 -> 56.4, 100.4 -> 101.2 (at 16 threads the memory is what limits).
+// 55.1 -> 56.4, 100.4 -> 101.2 (at 16 threads the memory is what limits). Chunks of 256 rows
+// or fewer of the narrow dtypes take kernels/attention.cc's one long tile, as the int8 16-thread
+// rows here did (146 rows).
 inline constexpr std::int64_t kChunksPerWorker = 16;
 // The chunks one layer's attention is claimed in: each head's positions cut into k equal pieces,
 // k = min(ceil(kChunksPerWorker x threads / kv_heads), context / kMinChunkRows), at least 1, and
