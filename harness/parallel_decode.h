@@ -50,20 +50,20 @@ std::vector<std::vector<WorkItem>> partition_decode(std::int32_t kv_heads, std::
                                                     int threads);
 
 // Chunks shorter than this are only made to give every worker one: a range pays the kernel's
-// per-call setup and softmax tail once, which a hundred rows or more hide (kLongTile in
-// kernels/attention.cc is 256). 32 rows, which gave the LLC rows' short contexts several chunks
-// per worker, cut their barrier waits by a third but took int8 at 16 EMR threads 1.15-1.44x the
-// time (results/xeon-emr-16c-kvm/session-2026-11-27f/).
+// per-call setup and softmax tail once, which a hundred rows or more hide. 32 rows, which gave the
+// LLC rows' short contexts several chunks per worker, cut their barrier waits by a third but took
+// int8 at 16 EMR threads 1.15-1.44x the time (results/xeon-emr-16c-kvm/session-2026-11-27f/).
 inline constexpr std::int64_t kMinChunkRows = 128;
-// A layer ends when its last chunk does, so the workers that finish first wait up to one chunk
-// at the barrier: finer chunks shorten that wait. Measured on the 16-vCPU EMR host
+// A layer ends when its last chunk does, so the workers that finish first wait up to one chunk at
+// the barrier: finer chunks shorten that wait. Measured on the 16-vCPU EMR host
 // (results/xeon-emr-16c-kvm/session-2026-11-27f/), decode_step Qwen3-0.6B from DRAM (4682
-// positions), 5 alternating rounds, 4 per worker and 256 rows -> 16 and 128: barrier waits fp32
-// 3-9 -> 2-3% (4 threads), 6-10 -> 3-4% (8), 9-30 -> 3-4% (16), int8 9-12 -> 3%, 12-14 -> 3-4%,
-// 16-67 -> 6-9%; median GB/s fp32 38.0 -> 42.6, 70.5 -> 77.5, 114.5 -> 119.2, int8 29.2 -> 30.0,
-// 55.1 -> 56.4, 100.4 -> 101.2 (at 16 threads the memory is what limits). Chunks of 256 rows
-// or fewer of the narrow dtypes take kernels/attention.cc's one long tile, as the int8 16-thread
-// rows here did (146 rows).
+// positions), 5 alternating rounds, 4 per worker and 256 rows against 16 and 128:
+//   barrier waits at 4 / 8 / 16 threads, fp32 3-9 / 6-10 / 9-30% -> 2-3 / 3-4 / 3-4%, int8
+//     9-12 / 12-14 / 16-67% -> 3 / 3-4 / 6-9%;
+//   time, median of the per-round ratios, fp32 0.90 / 0.97 / 0.96 (faster in 5, 4 and 4 of 5
+//     rounds), int8 0.99 / 0.91 / 1.02 (at 16 threads the memory is what limits).
+// Chunks of 256 rows or fewer of the narrow dtypes take kernels/attention.cc's one long tile, as
+// the int8 16-thread rows here did (146 rows).
 inline constexpr std::int64_t kChunksPerWorker = 16;
 // The chunks one layer's attention is claimed in: each head's positions cut into k equal pieces,
 // k = min(ceil(kChunksPerWorker x threads / kv_heads), context / kMinChunkRows), at least 1, and
