@@ -13,7 +13,7 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
       set -- ${spec/:/ }
       timeout $((end - SECONDS)) .carry/bin/kv_$b run --llc 64MiB --model qwen3-0.6b --benchmarks decode_step \
         --dtype $1 --context $2 --threads ${THREADS:-16} --ceilings none --repetitions 3 --min-time 0.1 \
-        -o "$out/${b}_${round}_$2.csv" > /dev/null 2>> "$out/${b}_$round.err" || echo "kv_$b round $round $spec: rc $?"
+        -o "$out/${b}_${round}_${1//,/-}_$2.csv" > /dev/null 2>> "$out/${b}_$round.err" || echo "kv_$b round $round $spec: rc $?"
     done
   done
 done

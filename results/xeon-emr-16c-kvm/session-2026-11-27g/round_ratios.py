@@ -8,7 +8,7 @@ d, a, b = sys.argv[1:4]
 def runs(binary):
     out = defaultdict(dict)  # (dtype, ctx, threads) -> {round: median GB/s}
     for c in glob.glob(os.path.join(d, f"{binary}_*_*.csv")):
-        rnd = int(re.search(rf"{binary}_(\d+)_\d+\.csv$", c).group(1))
+        rnd = int(re.search(rf"{binary}_(\d+)_(?:[a-z0-9-]+_)?\d+\.csv$", c).group(1))
         g = defaultdict(list)
         for r in csv.DictReader(open(c)):
             if r["benchmark"] == "decode_step" and r["aggregate"] in ("", "none"):
