@@ -1,5 +1,6 @@
 #include "kernels/cache_write.h"
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <iterator>
@@ -437,6 +438,41 @@ TEST(CacheWriteEncoding, WideRowsAndManyHeadsMatchScalarCodecsBitForBit) {
           check(0, KV::kKey, h, 69, ak.data() + h * d);
           check(0, KV::kValue, h, 69, av.data() + h * d);
         }
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
+}
+
+// bf16 encodes blocks of 8 vectors without its NaN handling when their sum is not NaN: blocks
+// with a quiet or signalling NaN of either sign, with infinities of both signs (a NaN sum, no
+// NaN element), with +inf alone and with none must all give f32_to_bf16's bits, on every target.
+TEST(CacheWriteEncoding, Bf16BlocksWithAndWithoutNaNsMatchTheScalarCodec) {
+  constexpr std::int32_t d = 256;  // two blocks on AVX3, four on AVX2
+  const float inf = std::numeric_limits<float>::infinity();
+  const float specials[][2] = {{std::bit_cast<float>(0x7fc00001u), 1.0f},  // quiet NaN
+                               {std::bit_cast<float>(0xff800001u), 1.0f},  // signalling, negative
+                               {inf, -inf},
+                               {inf, 3.0f},
+                               {1.0f + std::ldexp(1.0f, -8), 2.0f}};       // a tie, no special
+  for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    std::mt19937 rng(17);
+    for (const auto& sp : specials) {
+      for (std::int32_t at : {0, 37, 127, 200, 255}) {
+        OwnedCache c({.layers = 1, .q_heads = 1, .kv_heads = 1, .head_dim = d, .capacity = 2, .dtype = DType::kBF16});
+        ASSERT_EQ(c.status(), Status::kOk);
+        std::vector<float> row = random_floats(d, rng);
+        row[static_cast<std::size_t>(at)] = sp[0];
+        row[static_cast<std::size_t>((at + 61) % d)] = sp[1];
+        ASSERT_EQ(append_token(c.view(), 0, 0, row.data(), row.data()), Status::kOk);
+        ASSERT_EQ(prefill_copy(c.view(), 0, 1, 1, row.data(), row.data(), StoreHint::kStreaming), Status::kOk);
+        float scale = 0;
+        const auto expect = encoded(row.data(), d, DType::kBF16, &scale);
+        for (std::int64_t p = 0; p < 2; ++p)
+          ASSERT_EQ(std::memcmp(expect.data(), c.bytes() + c.geometry().byte_offset(0, KV::kKey, 0, p), expect.size()), 0)
+              << "special " << sp[0] << " at " << at << " position " << p;
       }
     }
   }
