@@ -403,8 +403,9 @@ HWY_INLINE hn::Vec<DU> Bf16High(DU du32, hn::Vec<DU> bits) {
 // infinities of both signs meet, which only costs the NaN-aware path). Seven adds and one test
 // per block instead of three ops per vector. 16 rows of 128 from L1, ticks per call, before ->
 // after (results/xeon-emr-16c-kvm/session-2026-11-27g/): Zen 4 guest 387-449 -> 366-370, EMR
-// 410-492 -> 376-382; an append's rows (28 layers x 16, 4099 positions) EMR 12.2-16.6k ->
-// 10.3-15.1k ticks per token; bf16 prefill_copy at 16 EMR threads 0.77-0.91x the time (4 rounds).
+// 410-492 -> 376-382 (669-903 in a disturbed round); an append's rows (28 layers x 16, 4099
+// positions) EMR 12.2-16.6k -> 10.3-15.1k ticks per token; bf16 prefill_copy at 16 EMR threads
+// 0.77-0.91x the time (4 rounds).
 template <class DU>
 HWY_INLINE bool MayHoldNaN(DU du32, const hn::Vec<DU>* x) {
   const hn::Rebind<float, DU> df;
