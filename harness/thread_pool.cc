@@ -53,10 +53,10 @@ inline bool reached(std::uint32_t epoch, std::uint32_t target) noexcept {
 // calls this for every other worker's epoch, most of which have already arrived, so the clock is
 // read only once the first look fails. Reading it up front took the Emerald Rapids guest's
 // 16-worker barrier from the last arrival to the first exit 3.7-4.0k TSC ticks with skewed
-// arrivals, against 0.45-0.52k like this. Its 16-thread decode_step LLC rows took 0.84-0.98x the
-// time (medians of 5-6 alternating rounds). At 8 threads, where the gap is 1-3% of a layer, fp32
-// took 0.97-0.99x but fp16 and int8 0.99-1.09x (slower in 5-9 of 10 rounds on one machine), for
-// no reason found (results/xeon-emr-16c-kvm/session-2026-11-27g/).
+// arrivals, against 0.45-0.52k like this. Against a build of the same source with the look
+// compiled in but switched off (10 rounds, order alternating), its 16-thread decode_step LLC rows
+// took 0.83-0.94x the time (faster in 9-10 of 10 rounds), 8 threads 0.97-1.05x (within the
+// spread; results/xeon-emr-16c-kvm/session-2026-11-27g/).
 void wait_reach(const std::atomic<std::uint32_t>& word, std::uint32_t target,
                 std::atomic<int>& sleepers) noexcept {
   if (reached(word.load(std::memory_order_acquire), target)) return;
