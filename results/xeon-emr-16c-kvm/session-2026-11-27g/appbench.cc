@@ -1,12 +1,15 @@
 // Append-like: per token, 28 layers x (K, V) x 8 heads rows of 128 fp32 encoded to bf16 into a
 // cache whose rows of one position are 1 MB apart (4096 positions x 256 B), native vs Highway,
-// against a memcpy of pre-encoded rows to the same addresses.
+// against a memcpy of pre-encoded rows to the same addresses. Built with -DKVB_BF16_NATIVE_PATCH
+// where bf16-native.patch is applied; without it (main) its "native" lines time Highway again.
 #include <x86intrin.h>
 #include <cstdio>
 #include <cstring>
 #include <cstdlib>
 #include <vector>
+#ifdef KVB_BF16_NATIVE_PATCH
 #include "kernels/bf16_native.h"
+#endif
 #include "kernels/row_encode.h"
 int main(int argc, char** argv) {
   const int L = 28, H = 8, d = 128; const long cap = argc > 1 ? atol(argv[1]) : 4096;
@@ -21,7 +24,9 @@ int main(int argc, char** argv) {
   const long pos = cap - 1;
   for (int rep = 0; rep < 3; ++rep) {
     for (int mode = 0; mode < 3; ++mode) {
+#ifdef KVB_BF16_NATIVE_PATCH
       if (mode < 2) kvb::detail::set_bf16_native_enabled(mode == 1);
+#endif
       const int N = 3000;
       auto t0 = __rdtsc();
       for (int n = 0; n < N; ++n)
