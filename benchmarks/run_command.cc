@@ -729,6 +729,15 @@ int run_main(const std::vector<std::string>& raw_args) {
 
   const auto topo = Topology::discover();
   apply_llc_option(*topo, settings.llc);
+  if (settings.sw_prefetch_auto) {
+    const CpuFamily cpu = cpu_family(*topo);
+    set_sw_prefetch(tuned_sw_prefetch(cpu.vendor, cpu.family));
+    if (sw_prefetch() != SwPrefetch::kT0)
+      std::fprintf(stderr, "kvbench: software prefetch %s, tuned for %s family %d (--sw-prefetch t0 "
+                   "for the default)\n", sw_prefetch_name(sw_prefetch()), cpu.vendor.c_str(), cpu.family);
+  } else {
+    set_sw_prefetch(settings.sw_prefetch);
+  }
   const MachineFacts machine = probe_machine(*topo);
   SweepPlan plan = expand_sweep(spec, machine);
   for (const std::string& note : plan.notes) std::fprintf(stderr, "kvbench: %s\n", note.c_str());

@@ -81,6 +81,10 @@ po::options_description run_options() {
        "LLC size everything LLC-sized uses (auto contexts, ceilings, ws_level): hwloc, measure "
        "(one core's read bandwidth knee), a size (32MiB), or auto (hwloc's unless half of it "
        "already reads far slower than just past the L2; then measured)")
+      ("sw-prefetch", po::value<std::string>()->default_value("auto"),
+       "software prefetch of the attention kernels' K/V rows: t0 (into L1), t2 (towards L2), "
+       "none, or auto (the one measured fastest on this CPU: t2 on AMD family 25, else t0); "
+       "the isa column ends in +PF-T2 / +PF-NONE when not t0")
       ("counters", po::value<std::string>(), "PAPI events to read besides kvbench's SDE events")
       ("validate-layers", po::value<std::string>()->default_value("3"),
        "layers checked against the double reference per configuration")
@@ -179,6 +183,11 @@ RunSettings run_settings_from(const po::variables_map& vm,
   }
   s.placement = vm["placement"].as<std::string>();
   s.llc = llc_option(vm["llc"].as<std::string>());
+  if (const std::string pf = vm["sw-prefetch"].as<std::string>(); pf != "auto") {
+    s.sw_prefetch_auto = false;
+    if (!parse_sw_prefetch(pf, &s.sw_prefetch))
+      throw UsageError("bad value '" + pf + "' for --sw-prefetch: expected auto, t0, t2 or none");
+  }
   if (vm.count("counters")) s.counters = split_list(vm["counters"].as<std::string>(), "counters");
   s.validate_layers =
       static_cast<int>(parse_positive(vm["validate-layers"].as<std::string>(), "validate-layers"));

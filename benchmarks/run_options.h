@@ -8,6 +8,7 @@
 #include <boost/program_options/variables_map.hpp>
 
 #include "harness/llc_probe.h"
+#include "kernels/sw_prefetch.h"
 
 namespace kvb {
 
@@ -47,6 +48,10 @@ struct RunSettings {
   bool dry_run = false;
   std::string placement = "first_touch";
   LlcSetting llc;                     // --llc: where the LLC size comes from (harness/llc_probe)
+  // --sw-prefetch: the attention kernels' prefetch hint (kernels/sw_prefetch.h); auto = the one
+  // tuned for this CPU
+  bool sw_prefetch_auto = true;
+  SwPrefetch sw_prefetch = SwPrefetch::kT0;
   std::vector<std::string> counters;  // PAPI events besides kvbench's SDE events
   int validate_layers = 3;            // layers checked against the double reference
   bool time_weights = false;          // cache-state weights: time the weight streaming too

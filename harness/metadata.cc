@@ -15,6 +15,7 @@
 
 #include "harness/topology.h"
 #include "kernels/attention.h"
+#include "kernels/sw_prefetch.h"
 
 #include "git_commit.h"  // generated at build time by harness/git_commit.cmake
 #ifndef KVBENCH_COMPILER
@@ -86,6 +87,22 @@ std::string cpu_signature(const Topology& topo) {
   return "unknown";
 }
 
+}  // namespace
+
+CpuFamily cpu_family(const Topology& topo) {
+  CpuFamily f;
+  f.vendor = hwloc_package_info(topo, "CPUVendor");
+  if (f.vendor.empty()) f.vendor = cpuinfo_field("vendor_id");
+  std::string family = hwloc_package_info(topo, "CPUFamilyNumber");
+  if (family.empty()) family = cpuinfo_field("cpu family");
+  if (!family.empty() && family.find_first_not_of("0123456789") == std::string::npos &&
+      family.size() < 6)
+    f.family = std::stoi(family);
+  return f;
+}
+
+namespace {
+
 std::string hypervisor() {
   std::string t = read_first_line("/sys/hypervisor/type");
   if (!t.empty()) return csv_safe(t);
@@ -150,6 +167,8 @@ RunMetadata collect_metadata(const Topology& topo, const std::vector<unsigned>& 
   m.isa = simd_target_name();
   if (std::strcmp(attention_int8_path(), "FMA") != 0)  // A/B rows of KVBENCH_AMX differ here
     m.isa += std::string("+") + attention_int8_path();
+  if (sw_prefetch() != SwPrefetch::kT0)  // rows of kvbench run --sw-prefetch t2 / none differ here
+    m.isa += sw_prefetch() == SwPrefetch::kT2 ? "+PF-T2" : "+PF-NONE";
   m.pus_total = topo.pu_count();
   m.numa_nodes = topo.numa_nodes();
   m.l1d_bytes = topo.cache_bytes(1).value_or(0);

@@ -17,7 +17,9 @@ struct RunMetadata {
   // "family F model M stepping S" on x86 (hwloc, else /proc/cpuinfo), "implementer I part P
   // variant V revision R" on Arm, "unknown" elsewhere.
   std::string cpu_signature;
-  std::string isa;             // kvb::simd_target_name(), "+AMX-INT8" if int8 attention uses AMX
+  // kvb::simd_target_name(), "+AMX-INT8" if int8 attention uses AMX, "+PF-T2" / "+PF-NONE" if the
+  // attention kernels' software prefetch is not the default T0 (kernels/sw_prefetch.h)
+  std::string isa;
   int pus_total = 0;
   int numa_nodes = 0;
   std::int64_t l1d_bytes = 0, l2_bytes = 0, l3_bytes = 0;  // hwloc's; 0 = absent (CSV empty)
@@ -39,6 +41,13 @@ struct RunMetadata {
 
 // Collects everything; `pus_used` are the PUs the workers run on (for llc_bytes, governor).
 RunMetadata collect_metadata(const Topology& topo, const std::vector<unsigned>& pus_used);
+// The first package's x86 vendor string ("AuthenticAMD", "GenuineIntel") and family number
+// (hwloc, else /proc/cpuinfo); family -1 where there is none (Arm).
+struct CpuFamily {
+  std::string vendor;
+  int family = -1;
+};
+CpuFamily cpu_family(const Topology& topo);
 // "2026-11-21T23:40:05Z", now.
 std::string utc_timestamp();
 // (column, value) pairs of the identity/machine columns, in schema order, timestamp = now.

@@ -32,6 +32,7 @@
 
 #include "kernels/attention_amx.h"
 #include "kernels/codecs.h"
+#include "kernels/sw_prefetch.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/attention.cc"
@@ -62,6 +63,7 @@ struct PartialArgs {
   float* sum;
   float* acc;           // [heads][head_dim]
   const AmxInt8Scorer* amx = nullptr;  // int8 only: scores from AMX (tile state loaded), else FMA
+  SwPrefetch prefetch = SwPrefetch::kT0;  // the hint of the window ahead (kernels/sw_prefetch.h)
 };
 
 // Heads per pass bound the on-stack score tile; larger groups take several passes (each pass
@@ -332,6 +334,8 @@ HWY_INLINE const char* BytePtr(Int4Ptr p) { return reinterpret_cast<const char*>
 // Towards L2 only (PREFETCHT1 on x86, PLDL2KEEP on Arm): for the shared next-tile window, see
 // PartialTyped. Highway has no hint for it.
 HWY_INLINE void PrefetchL2(const char* p) { __builtin_prefetch(p, 0, 2); }
+// SwPrefetch::kT2's hint (PREFETCHT2, PLDL3KEEP) for the window ahead of the reads.
+HWY_INLINE void PrefetchT2(const char* p) { __builtin_prefetch(p, 0, 1); }
 
 // Bytes between rows `stride` elements apart.
 template <typename P>
@@ -536,6 +540,7 @@ struct StreamPrefetch {
   std::int64_t stride, rows, row_bytes;
   bool with_v;
   P v_base;
+  bool t2;  // SwPrefetch::kT2: PREFETCHT2 instead of PREFETCHT0 for the whole window
   // This prefetcher takes share `part` of `parts` equal shares of every range it is given (see
   // PartialTyped: one share per head pass), towards L2 only. Set with share_of, which also works
   // out the share of the two ranges it is mostly given, one row (V) and kRowsBlock rows (K), so
@@ -546,9 +551,11 @@ struct StreamPrefetch {
   std::int64_t part, parts;  // parts <= 1: the whole range
   std::uintptr_t row_lo, row_hi, block_lo, block_hi;
   // The whole of rows [0, rows) of one stream (and with v_base, the joint scheme's V rows).
+  // SwPrefetch::kNone gives an empty range: every call returns at once.
   static StreamPrefetch Whole(P base, std::int64_t stride, std::int64_t rows, std::int64_t row_bytes,
-                              bool with_v = false, P v_base = P{}) {
-    return {base, stride, rows, row_bytes, with_v, v_base, 0, 1, 0, 0, 0, 0};
+                              SwPrefetch hint, bool with_v = false, P v_base = P{}) {
+    return {base, stride, hint == SwPrefetch::kNone ? 0 : rows, row_bytes, with_v, v_base,
+            hint == SwPrefetch::kT2, 0, 1, 0, 0, 0, 0};
   }
   void share_of(std::int64_t share, std::int64_t shares) {
     part = share;
@@ -582,13 +589,22 @@ struct StreamPrefetch {
       if (with_v) {  // line by line, K and V alternating
         const std::uintptr_t to_v = reinterpret_cast<std::uintptr_t>(BytePtr(v_base)) -
                                     reinterpret_cast<std::uintptr_t>(BytePtr(rows_base));
-        for (std::uintptr_t line = lo; line < hi; line += 64) {
-          hwy::Prefetch(reinterpret_cast<const char*>(line));
-          hwy::Prefetch(reinterpret_cast<const char*>(line + to_v));
+        if (t2) {
+          for (std::uintptr_t line = lo; line < hi; line += 64) {
+            PrefetchT2(reinterpret_cast<const char*>(line));
+            PrefetchT2(reinterpret_cast<const char*>(line + to_v));
+          }
+        } else {
+          for (std::uintptr_t line = lo; line < hi; line += 64) {
+            hwy::Prefetch(reinterpret_cast<const char*>(line));
+            hwy::Prefetch(reinterpret_cast<const char*>(line + to_v));
+          }
         }
       } else if (parts > 1) {  // a loop per hint: one loop with the hint chosen per line took
         // fp32 G = 8 1.11x the time (Zen 5, 1 thread, 8 alternating rounds, medians)
         for (std::uintptr_t line = lo; line < hi; line += 64) PrefetchL2(reinterpret_cast<const char*>(line));
+      } else if (t2) {
+        for (std::uintptr_t line = lo; line < hi; line += 64) PrefetchT2(reinterpret_cast<const char*>(line));
       } else {
         for (std::uintptr_t line = lo; line < hi; line += 64)
           hwy::Prefetch(reinterpret_cast<const char*>(line));
@@ -607,6 +623,9 @@ struct StreamPrefetch {
         if (parts > 1) {
           PrefetchL2(row + b);
           if (with_v) PrefetchL2(vrow + b);
+        } else if (t2) {
+          PrefetchT2(row + b);
+          if (with_v) PrefetchT2(vrow + b);
         } else {
           hwy::Prefetch(row + b);
           if (with_v) hwy::Prefetch(vrow + b);
@@ -772,8 +791,8 @@ void PartialTyped(const PartialArgs& a) {
   HWY_ALIGN float s[kTileHeads<kT> * kT];  // scores, then probabilities, [head][row]
   const std::int64_t row_bytes = dtype_row_bytes(a.dtype, d);
   constexpr bool joint = !kSplit;
-  const auto kpf = StreamPrefetch<P>::Whole(k, a.stride, a.rows, row_bytes, joint, v);
-  const auto vpf = StreamPrefetch<P>::Whole(v, a.stride, a.rows, row_bytes);
+  const auto kpf = StreamPrefetch<P>::Whole(k, a.stride, a.rows, row_bytes, a.prefetch, joint, v);
+  const auto vpf = StreamPrefetch<P>::Whole(v, a.stride, a.rows, row_bytes, a.prefetch);
   // A tile scored in several head passes (G > kHeadsBlock) takes long enough per row that a
   // window of less than a tile runs dry: its first pass would prefetch rows that the same pass
   // reads moments later. There the window is the next tile, and each head pass prefetches an
@@ -1016,6 +1035,7 @@ Status attention_partial(const CacheView& cache, std::int32_t layer, std::int32_
   a.head_dim = d;
   a.dtype = s.dtype;
   a.scale = scale;
+  a.prefetch = sw_prefetch();
   for (std::int32_t g0 = 0; g0 < G; g0 += detail::kMaxHeadsPerPass) {
     a.heads = std::min(detail::kMaxHeadsPerPass, G - g0);
     a.q = q + std::int64_t{g0} * d;
