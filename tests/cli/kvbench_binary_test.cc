@@ -430,6 +430,7 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
       {"size --format xml", "bad value 'xml' for --format"},
       {std::string(kSmoke) + "--llc huge", "bad value 'huge' for --llc"},
       {"topo --llc 12", "bad value '12' for --llc"},
+      {std::string(kSmoke) + "--sw-prefetch t1", "bad value 't1' for --sw-prefetch"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args);
@@ -468,6 +469,27 @@ TEST_F(KvbenchBinary, AGivenLlcSizesTheRunAndIsRecorded) {
     }
   }
   EXPECT_GT(l3_ceilings, 0);
+}
+
+// --sw-prefetch picks the attention kernels' prefetch hint; rows say which where it is not the
+// default T0, and validate under each.
+TEST_F(KvbenchBinary, SoftwarePrefetchHintIsAppliedAndRecorded) {
+  for (const char* hint : {"t0", "t2", "none"}) {
+    SCOPED_TRACE(hint);
+    const std::string out = std::string("pf-") + hint + ".csv";
+    const Result r = run("run --config ci-smoke --benchmarks decode_step --context 300 --dtype fp16 "
+                         "--ceilings none --sw-prefetch " + std::string(hint) + " --out " + out);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const Csv csv = read_csv(dir_ / out);
+    ASSERT_FALSE(csv.rows.empty());
+    for (const auto& row : csv.rows) {
+      const std::string& isa = row.at("isa");
+      EXPECT_EQ(row.at("valid"), "1");
+      if (std::string(hint) == "t0") EXPECT_EQ(isa.find("+PF-"), std::string::npos) << isa;
+      if (std::string(hint) == "t2") EXPECT_NE(isa.find("+PF-T2"), std::string::npos) << isa;
+      if (std::string(hint) == "none") EXPECT_NE(isa.find("+PF-NONE"), std::string::npos) << isa;
+    }
+  }
 }
 
 TEST_F(KvbenchBinary, LowPrecisionDtypesRunAndValidate) {

@@ -6,6 +6,7 @@
 #include "harness/topology.h"
 #include "kernels/attention.h"
 #include "kernels/attention_amx.h"
+#include "kernels/sw_prefetch.h"
 
 namespace kvb {
 namespace {
@@ -45,6 +46,8 @@ TEST(Metadata, EveryFieldIsFilled) {
 TEST(Metadata, IsaNamesAmxWhenInt8AttentionUsesIt) {
   auto topo = Topology::discover();
   const bool before = detail::amx_int8_enabled();
+  const SwPrefetch prefetch = sw_prefetch();
+  set_sw_prefetch(SwPrefetch::kT0);
   detail::set_amx_int8_enabled(false);
   EXPECT_EQ(collect_metadata(*topo, {topo->pus()[0]}).isa, simd_target_name());
   if (detail::set_amx_int8_enabled(true)) {  // only where AMX is supported
@@ -52,6 +55,36 @@ TEST(Metadata, IsaNamesAmxWhenInt8AttentionUsesIt) {
               std::string(simd_target_name()) + "+AMX-INT8");
   }
   detail::set_amx_int8_enabled(before);
+  set_sw_prefetch(prefetch);
+}
+
+// ... and when the attention kernels' software prefetch is not the default T0.
+TEST(Metadata, IsaNamesTheSoftwarePrefetchWhenNotT0) {
+  auto topo = Topology::discover();
+  const bool amx = detail::amx_int8_enabled();
+  const SwPrefetch before = sw_prefetch();
+  detail::set_amx_int8_enabled(false);
+  const std::string target = simd_target_name();
+  set_sw_prefetch(SwPrefetch::kT2);
+  EXPECT_EQ(collect_metadata(*topo, {topo->pus()[0]}).isa, target + "+PF-T2");
+  set_sw_prefetch(SwPrefetch::kNone);
+  EXPECT_EQ(collect_metadata(*topo, {topo->pus()[0]}).isa, target + "+PF-NONE");
+  set_sw_prefetch(SwPrefetch::kT0);
+  EXPECT_EQ(collect_metadata(*topo, {topo->pus()[0]}).isa, target);
+  set_sw_prefetch(before);
+  detail::set_amx_int8_enabled(amx);
+}
+
+// The CPU family that picks --sw-prefetch auto's hint: x86 guests report a vendor and a number.
+TEST(Metadata, CpuFamilyHasTheVendorAndNumberOnX86) {
+  auto topo = Topology::discover();
+  const CpuFamily f = cpu_family(*topo);
+#if defined(__x86_64__) || defined(__i386__)
+  EXPECT_TRUE(f.vendor == "AuthenticAMD" || f.vendor == "GenuineIntel") << f.vendor;
+  EXPECT_GE(f.family, 6);
+#else
+  (void)f;
+#endif
 }
 
 }  // namespace
