@@ -26,7 +26,8 @@ AttentionPartial attention_partial_from(float* storage, const CacheShape& shape)
 // (groups of more than 32 heads are processed 32 heads per pass). Tiles of 16 positions:
 // register-blocked scores, one vector exp per tile, one online-softmax rescale per tile,
 // register-blocked V accumulation; K rows are software-prefetched from the score phase and V rows
-// from the accumulation (or both from the score phase for 1-byte and fp32-sized rows at G <= 2).
+// from the accumulation (or both from the score phase for 1-byte and fp32-sized rows at G <= 2),
+// with the process-wide hint of kernels/sw_prefetch.h (PREFETCHT0 unless set).
 // q points at the G query vectors of this group ([G][head_dim], i.e. q + kv_head*G*head_dim of
 // the full query). An empty range (t0 == t1) yields max=-inf, sum=0, acc=0.
 // Errors: kNullArgument (cache, data, q, out, or the row scales of int8/fp8/int4), kOutOfRange (layer, kv_head,

@@ -32,11 +32,16 @@ bool parse_sw_prefetch(const std::string& name, SwPrefetch* out) noexcept {
 }
 
 // Measured with one binary switching the hint (kvbench run --sw-prefetch), decode_step
-// Qwen3-0.6B at the cache-sized contexts, alternating rounds, time over T0's
-// (results/epyc-zen4-2c-kvm/sw-prefetch/, results/xeon-emr-16c-kvm/session-2026-11-27h/):
-//   AMD EPYC Zen 4 (family 25), DRAM: T2 faster at 1 and 2 threads for every dtype; L3 mixed.
-//   Intel Emerald Rapids: T2 faster from DRAM at 1 thread but slower at 16 (L3 rows most), and no
-//   prefetch 1.0-1.3x slower from DRAM. So T2 only where it measured faster overall.
+// Qwen3-0.6B at the cache-sized contexts, alternating rounds, medians of the per-round time over
+// T0's (results/epyc-zen4-2c-kvm/sw-prefetch/, results/xeon-emr-16c-kvm/session-2026-11-27h/):
+//   AMD EPYC Zen 4 guest (family 25), 4 rounds, fp32 / fp16 / bf16 / int8:
+//     DRAM 1 thread T2 0.80 / 0.65 / 0.69 / 0.87, none 0.95 / 0.81 / 0.78 / 0.86;
+//     DRAM 2 threads T2 0.88 / 0.83 / 0.75 / 0.93; L3 1 thread T2 0.85 / 1.12 / 1.10 / 1.05,
+//     none 1.31-1.74; L3 2 threads T2 0.95 / 0.88 / 0.91 / 0.97.
+//   Intel Emerald Rapids host, 6 rounds, DRAM T2 0.89-1.12 at 1-16 threads (16: 1.01 / 0.97 /
+//     1.07 / 1.07), L3 mostly slower (0.74-1.44); without prefetch (scratch builds) 1.01-1.34 from
+//     DRAM at 1 and 16 threads.
+// Zen 3 (also family 25) is not measured; Zen 5 (family 26) keeps T0 until it is.
 SwPrefetch tuned_sw_prefetch(const std::string& cpu_vendor, int cpu_family) noexcept {
   if (cpu_vendor == "AuthenticAMD" && cpu_family == 25) return SwPrefetch::kT2;
   return SwPrefetch::kT0;
