@@ -21,13 +21,13 @@ ExistingResults read_existing_results(const std::string& path, int repetitions, 
   std::map<std::string, int> repetition_rows;
   std::set<std::string> has_cv, has_read, has_fma;
   try {
-    io::CSVReader<24> in(path);
+    io::CSVReader<25> in(path);
     // cpu_signature came later in schema version 1: files without it read it as empty.
     in.read_header(io::ignore_extra_column | io::ignore_missing_column, "schema_version",
                    "benchmark", "model", "layout", "dtype", "layers", "q_heads", "kv_heads",
                    "head_dim", "context", "window", "batch", "threads", "pin", "cache_state",
                    "ws_level", "aggregate", "gbps", "valid", "repetition", "cpu_vendor",
-                   "cpu_model", "pus_total", "cpu_signature");
+                   "cpu_model", "pus_total", "cpu_signature", "isa");
     for (const char* required :
          {"schema_version", "benchmark", "model", "layout", "dtype", "layers", "q_heads",
           "kv_heads", "head_dim", "context", "window", "batch", "threads", "pin", "cache_state",
@@ -38,16 +38,17 @@ ExistingResults read_existing_results(const std::string& path, int repetitions, 
     }
     std::string schema, benchmark, model, layout, dtype, layers, q_heads, kv_heads, head_dim,
         context, window, batch, threads, pin, cache_state, ws_level, aggregate, gbps, valid,
-        repetition, cpu_vendor, cpu_model, pus_total, cpu_signature;
+        repetition, cpu_vendor, cpu_model, pus_total, cpu_signature, isa;
     while (in.read_row(schema, benchmark, model, layout, dtype, layers, q_heads, kv_heads,
                        head_dim, context, window, batch, threads, pin, cache_state, ws_level,
                        aggregate, gbps, valid, repetition, cpu_vendor, cpu_model, pus_total,
-                       cpu_signature)) {
+                       cpu_signature, isa)) {
       if (schema != "1") {
         throw UsageError("results file '" + path + "' has schema_version '" + schema +
                          "', this kvbench writes 1");
       }
       out.machines.insert(machine_identity(cpu_vendor, cpu_model, cpu_signature, pus_total));
+      out.isas.insert(isa);
       if (benchmark.rfind("ceiling_", 0) == 0) {
         const std::string group = threads + "|" + pin;
         if (benchmark == "ceiling_read" && !gbps.empty()) {

@@ -13,6 +13,7 @@ struct ExistingResults {
   std::map<std::string, double> read_ceiling;  // "threads|pin|level" -> GB/s
   std::map<std::string, double> copy_ceiling;  // likewise, ceiling_copy
   std::set<std::string> machines;              // machine_identity() of every row
+  std::set<std::string> isas;                  // the isa column of every row (code path)
 };
 
 // "<cpu_vendor> <cpu_model> (<cpu_signature>), <pus_total> PUs": what must match for a resumed

@@ -824,6 +824,16 @@ int run_main(const std::vector<std::string>& raw_args) {
                          "ceilings: use --out for a new file");
       }
     }
+    // The isa column also names the code path (KVBENCH_AMX, --sw-prefetch): a series in one
+    // file keeps one, or its rows could not be told apart from a change of the machine.
+    for (const std::string& there : existing.isas) {
+      if (!there.empty() && there != meta.isa) {
+        throw UsageError("--resume: '" + out + "' was written with isa " + there +
+                         ", this run's is " + meta.isa + " (--sw-prefetch and KVBENCH_AMX add to "
+                         "it); resuming would mix code paths: run with the file's settings, or "
+                         "use --out for a new file");
+      }
+    }
   }
   if (exists && !settings.force && !settings.append && !settings.resume) {
     throw UsageError("output file '" + out +

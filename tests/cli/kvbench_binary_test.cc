@@ -411,6 +411,22 @@ TEST_F(KvbenchBinary, ResumeRefusesAFileWrittenOnAnotherMachine) {
   }
 }
 
+// A resumed series keeps one code path: rows written with another --sw-prefetch are refused.
+TEST_F(KvbenchBinary, ResumeRefusesAFileWrittenWithAnotherPrefetchHint) {
+  const Result first = run(std::string(kSmoke) + "--dtype fp32 --context 64 --sw-prefetch t2 --out pf.csv");
+  ASSERT_EQ(first.status, 0) << first.err;
+  const std::string before = slurp(dir_ / "pf.csv");
+  const Result r = run(std::string(kSmoke) + "--dtype fp32 --context 64,128 --sw-prefetch t0 "
+                       "--out pf.csv --resume");
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("+PF-T2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--out for a new file"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(dir_ / "pf.csv"), before) << "the refused resume changed the file";
+  const Result same = run(std::string(kSmoke) + "--dtype fp32 --context 64,128 --sw-prefetch t2 "
+                          "--out pf.csv --resume");
+  EXPECT_EQ(same.status, 0) << same.out << same.err;
+}
+
 TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
   struct Case {
     std::string args, expect;
