@@ -7,7 +7,10 @@ d, bins = sys.argv[1], sys.argv[2:]
 t = {}  # (config) -> bin -> round -> ns
 for b in bins:
     for f in glob.glob(os.path.join(d, b + '_*.csv')):
-        rnd = int(f.rsplit('_', 1)[1].split('.')[0])
+        stem, _, rnd = os.path.basename(f)[:-4].rpartition('_')
+        if stem != b or not rnd.isdigit():  # b + '_*' also matches b_8k_1.csv
+            continue
+        rnd = int(rnd)
         for r in csv.DictReader(open(f)):
             if r['aggregate'] != 'median':
                 continue
