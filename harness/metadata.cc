@@ -69,16 +69,18 @@ std::string hwloc_package_info(const Topology& topo, const char* name) {
   return v ? v : "";
 }
 
+// A fact of the first package: hwloc's info attribute, else the /proc/cpuinfo field.
+std::string package_field(const Topology& topo, const char* hwloc_name, const char* cpuinfo_name) {
+  std::string v = hwloc_package_info(topo, hwloc_name);
+  return v.empty() ? cpuinfo_field(cpuinfo_name) : v;
+}
+
 std::string cpu_signature(const Topology& topo) {
-  const auto field = [&](const char* hwloc_name, const char* cpuinfo_name) {
-    std::string v = hwloc_package_info(topo, hwloc_name);
-    return v.empty() ? cpuinfo_field(cpuinfo_name) : v;
-  };
-  const std::string family = field("CPUFamilyNumber", "cpu family");
-  const std::string model = field("CPUModelNumber", "model");
+  const std::string family = package_field(topo, "CPUFamilyNumber", "cpu family");
+  const std::string model = package_field(topo, "CPUModelNumber", "model");
   if (!family.empty() && !model.empty())
     return csv_safe("family " + family + " model " + model + " stepping " +
-                    field("CPUStepping", "stepping"));
+                    package_field(topo, "CPUStepping", "stepping"));
   const std::string implementer = cpuinfo_field("CPU implementer");
   const std::string part = cpuinfo_field("CPU part");
   if (!implementer.empty() && !part.empty())
@@ -86,22 +88,6 @@ std::string cpu_signature(const Topology& topo) {
                     cpuinfo_field("CPU variant") + " revision " + cpuinfo_field("CPU revision"));
   return "unknown";
 }
-
-}  // namespace
-
-CpuFamily cpu_family(const Topology& topo) {
-  CpuFamily f;
-  f.vendor = hwloc_package_info(topo, "CPUVendor");
-  if (f.vendor.empty()) f.vendor = cpuinfo_field("vendor_id");
-  std::string family = hwloc_package_info(topo, "CPUFamilyNumber");
-  if (family.empty()) family = cpuinfo_field("cpu family");
-  if (!family.empty() && family.find_first_not_of("0123456789") == std::string::npos &&
-      family.size() < 6)
-    f.family = std::stoi(family);
-  return f;
-}
-
-namespace {
 
 std::string hypervisor() {
   std::string t = read_first_line("/sys/hypervisor/type");
@@ -147,6 +133,16 @@ std::string utc_timestamp() {
   return buf;
 }
 
+CpuFamily cpu_family(const Topology& topo) {
+  CpuFamily f;
+  f.vendor = package_field(topo, "CPUVendor", "vendor_id");
+  const std::string family = package_field(topo, "CPUFamilyNumber", "cpu family");
+  if (!family.empty() && family.size() < 6 &&
+      family.find_first_not_of("0123456789") == std::string::npos)
+    f.family = std::stoi(family);
+  return f;
+}
+
 RunMetadata collect_metadata(const Topology& topo, const std::vector<unsigned>& pus_used) {
   RunMetadata m;
   char host[256] = {};
@@ -157,10 +153,8 @@ RunMetadata collect_metadata(const Topology& topo, const std::vector<unsigned>& 
   compact.erase(std::remove(compact.begin(), compact.end(), '-'), compact.end());
   compact.erase(std::remove(compact.begin(), compact.end(), ':'), compact.end());
   m.run_id = m.host + "-" + compact;
-  m.cpu_vendor = hwloc_package_info(topo, "CPUVendor");
-  if (m.cpu_vendor.empty()) m.cpu_vendor = cpuinfo_field("vendor_id");
-  m.cpu_model = hwloc_package_info(topo, "CPUModel");
-  if (m.cpu_model.empty()) m.cpu_model = cpuinfo_field("model name");
+  m.cpu_vendor = package_field(topo, "CPUVendor", "vendor_id");
+  m.cpu_model = package_field(topo, "CPUModel", "model name");
   m.cpu_vendor = csv_safe(m.cpu_vendor.empty() ? "unknown" : m.cpu_vendor);
   m.cpu_model = csv_safe(m.cpu_model.empty() ? "unknown" : m.cpu_model);
   m.cpu_signature = cpu_signature(topo);
