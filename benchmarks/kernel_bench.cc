@@ -10,6 +10,14 @@
 // iteration streams its layer from DRAM. Rates use CPU time (single thread: the time the
 // kernel actually ran), which stays honest on a shared machine; wall time is printed beside it.
 // GB/s counts the cost model's bytes (K and V rows, int8/fp8/int4 row scales, queries). Before timing, each kernel's output is checked against the double reference.
+// The fast kernel prefetches with kvbench run's default hint (--sw-prefetch auto: PREFETCHT2 on
+// AMD family 25), so these rows time the path kvbench's rows take; the label names it. With the
+// rows in L2 (floor, 512 positions, G = 2) the Zen 4 guest ran faster with no software prefetch
+// at all: ns per position over six rounds (one build per hint), fp32 11.6-14.7 against
+// 15.3-16.8 with T0 and 15.8-20.7 with T2, bf16 16.1-17.6 against 20.8-23.6 and 18.3-20.3, int8
+// alike (results/epyc-zen4-2c-kvm/floor-prefetch.txt); `perf record -e cpu-clock` put 22% of
+// the T0 fp32 samples on its PREFETCHT0 loops. The window pays once the rows come from the L3 or
+// DRAM (kernels/sw_prefetch.cc).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -24,10 +32,13 @@
 #include <unistd.h>
 
 #include "benchmark/benchmark.h"
+#include "harness/metadata.h"
+#include "harness/topology.h"
 #include "hwy/aligned_allocator.h"
 #include "kernels/attention.h"
 #include "kernels/cache_write.h"
 #include "kernels/cost_model.h"
+#include "kernels/sw_prefetch.h"
 
 namespace kvb {
 namespace {
@@ -190,7 +201,7 @@ void BM_DecodeAttention(benchmark::State& state, Kernel kernel, CacheShape shape
                                                    benchmark::Counter::kInvert);
   state.counters["kv_MB"] = static_cast<double>(c->geometry.kv_bytes_per_layer(context)) * 1e-6;
   state.counters["layers"] = shape.layers;
-  state.SetLabel(kernel == Kernel::kFast ? simd_target_name() : "scalar");
+  state.SetLabel(kernel == Kernel::kFast ? kernel_isa() : "scalar");
 }
 
 // Appending one token into every layer of a Qwen3-0.6B cache against a plain memcpy of the same
@@ -346,6 +357,10 @@ void register_all() {
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  // The attention rows time the code path kvbench run takes by default (--sw-prefetch auto);
+  // their label is the CSV's isa ("AVX3+PF-T2" where the hint is not T0).
+  const kvb::CpuFamily cpu = kvb::cpu_family(*kvb::Topology::discover());
+  kvb::set_sw_prefetch(kvb::tuned_sw_prefetch(cpu.vendor, cpu.family));
   kvb::register_all();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

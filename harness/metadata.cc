@@ -143,6 +143,15 @@ CpuFamily cpu_family(const Topology& topo) {
   return f;
 }
 
+std::string kernel_isa() {
+  std::string isa = simd_target_name();
+  if (std::strcmp(attention_int8_path(), "FMA") != 0)  // A/B rows of KVBENCH_AMX differ here
+    isa += std::string("+") + attention_int8_path();
+  if (sw_prefetch() != SwPrefetch::kT0)  // rows of kvbench run --sw-prefetch t2 / none differ here
+    isa += sw_prefetch() == SwPrefetch::kT2 ? "+PF-T2" : "+PF-NONE";
+  return isa;
+}
+
 RunMetadata collect_metadata(const Topology& topo, const std::vector<unsigned>& pus_used) {
   RunMetadata m;
   char host[256] = {};
@@ -158,11 +167,7 @@ RunMetadata collect_metadata(const Topology& topo, const std::vector<unsigned>& 
   m.cpu_vendor = csv_safe(m.cpu_vendor.empty() ? "unknown" : m.cpu_vendor);
   m.cpu_model = csv_safe(m.cpu_model.empty() ? "unknown" : m.cpu_model);
   m.cpu_signature = cpu_signature(topo);
-  m.isa = simd_target_name();
-  if (std::strcmp(attention_int8_path(), "FMA") != 0)  // A/B rows of KVBENCH_AMX differ here
-    m.isa += std::string("+") + attention_int8_path();
-  if (sw_prefetch() != SwPrefetch::kT0)  // rows of kvbench run --sw-prefetch t2 / none differ here
-    m.isa += sw_prefetch() == SwPrefetch::kT2 ? "+PF-T2" : "+PF-NONE";
+  m.isa = kernel_isa();
   m.pus_total = topo.pu_count();
   m.numa_nodes = topo.numa_nodes();
   m.l1d_bytes = topo.cache_bytes(1).value_or(0);

@@ -48,6 +48,8 @@ struct CpuFamily {
   int family = -1;
 };
 CpuFamily cpu_family(const Topology& topo);
+// The isa column as it stands now: simd_target_name() and the suffixes of RunMetadata::isa.
+std::string kernel_isa();
 // "2026-11-21T23:40:05Z", now.
 std::string utc_timestamp();
 // (column, value) pairs of the identity/machine columns, in schema order, timestamp = now.
