@@ -1,6 +1,6 @@
 // Diagnostic (Zen 4): DRAM read rate of the fp32 kernel's long-tile access shape, K rows in
 // order or in chunk-interleaved pairs, with or without a PREFETCHT2 window 4 KB ahead, with two
-// FMAs per loaded vector (G = 2).
+// FMAs per loaded vector (G = 2); the T2 window also on every other or every fourth line.
 #include <immintrin.h>
 #include <chrono>
 #include <cstdio>
@@ -11,10 +11,10 @@ static double now() { return std::chrono::duration<double>(std::chrono::steady_c
 constexpr size_t kRow = 512, kTileRows = 256, kTile = kRow * kTileRows;  // fp32 d=128, 256 rows
 static __m512 q0[8], q1[8];
 static __m512 sink;
-template <bool kPairs, int kPf>
+template <bool kPairs, int kPf, int kStep = 64>
 static void k_tile(const char* k, __m512* acc) {
   for (size_t r = 0; r < kTileRows; r += 4) {
-    if (kPf) for (size_t b = 0; b < 4 * kRow; b += 64) _mm_prefetch(k + (r + 8) * kRow + b, _MM_HINT_T2);
+    if (kPf) for (size_t b = 0; b < 4 * kRow; b += kStep) _mm_prefetch(k + (r + 8) * kRow + b, _MM_HINT_T2);
     __m512 a[8];
     for (int i = 0; i < 8; ++i) a[i] = _mm512_setzero_ps();
     if (kPairs) {
@@ -41,13 +41,13 @@ static void k_tile(const char* k, __m512* acc) {
     for (int i = 0; i < 8; ++i) acc[i] = _mm512_add_ps(acc[i], a[i]);
   }
 }
-template <int kPf>
+template <int kPf, int kStep = 64>
 static void v_tile(const char* v, __m512* acc) {
   const __m512 p0 = _mm512_set1_ps(0.5f), p1 = _mm512_set1_ps(0.25f);
   __m512 a[16];
   for (int i = 0; i < 16; ++i) a[i] = _mm512_setzero_ps();
   for (size_t r = 0; r < kTileRows; ++r) {
-    if (kPf) for (size_t b = 0; b < kRow; b += 64) _mm_prefetch(v + (r + 8) * kRow + b, _MM_HINT_T2);
+    if (kPf) for (size_t b = 0; b < kRow; b += kStep) _mm_prefetch(v + (r + 8) * kRow + b, _MM_HINT_T2);
 #pragma GCC unroll 16
     for (int c = 0; c < 8; ++c) {
       __m512 x = _mm512_load_ps((const float*)(v + r * kRow + c * 64));
@@ -64,9 +64,10 @@ int main(int argc, char** argv) {
   madvise(buf, total, MADV_HUGEPAGE);
   memset(buf, 1, total);
   for (int i = 0; i < 8; ++i) { q0[i] = _mm512_set1_ps(0.1f * i); q1[i] = _mm512_set1_ps(0.2f); }
-  const char* names[] = {"K pairs, no pf", "K pairs, T2 pf", "K in order, no pf", "K in order, T2 pf"};
+  const char* names[] = {"K pairs, no pf", "K pairs, T2 pf", "K in order, no pf", "K in order, T2 pf",
+                         "T2 pf 128 B step", "T2 pf 256 B step"};
   for (int round = 0; round < 3; ++round)
-    for (int pat = 0; pat < 4; ++pat) {
+    for (int pat = 0; pat < 6; ++pat) {
       double best = 1e9;
       for (int rep = 0; rep < 3; ++rep) {
         __m512 acc[8];
@@ -81,6 +82,8 @@ int main(int argc, char** argv) {
               case 1: k_tile<true, 1>(K + t * kRow, acc); v_tile<1>(V + t * kRow, acc); break;
               case 2: k_tile<false, 0>(K + t * kRow, acc); v_tile<0>(V + t * kRow, acc); break;
               case 3: k_tile<false, 1>(K + t * kRow, acc); v_tile<1>(V + t * kRow, acc); break;
+              case 4: k_tile<true, 1, 128>(K + t * kRow, acc); v_tile<1, 128>(V + t * kRow, acc); break;
+              case 5: k_tile<true, 1, 256>(K + t * kRow, acc); v_tile<1, 256>(V + t * kRow, acc); break;
             }
           }
         }
