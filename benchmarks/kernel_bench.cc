@@ -11,7 +11,9 @@
 // kernel actually ran), which stays honest on a shared machine; wall time is printed beside it.
 // GB/s counts the cost model's bytes (K and V rows, int8/fp8/int4 row scales, queries). Before timing, each kernel's output is checked against the double reference.
 // The fast kernel prefetches with kvbench run's default hint (--sw-prefetch auto: PREFETCHT2 on
-// AMD family 25), so these rows time the path kvbench's rows take; the label names it. With the
+// AMD family 25), so these rows time the path kvbench's rows take; the label names it.
+// --sw-prefetch=t0|t2|none picks another, as kvbench run's option does, so one binary can time
+// the hints against each other. With the
 // rows in L2 (floor, 512 positions, G = 2) the Zen 4 guest ran faster with no software prefetch
 // at all: time per position over T0's, medians of six alternating rounds (one build per hint),
 // none fp32 0.79, bf16 0.79, fp16 0.84, int8 0.98; T2 0.89-1.03
@@ -27,6 +29,7 @@
 #include <iterator>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <unistd.h>
@@ -356,11 +359,31 @@ void register_all() {
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
+  // --sw-prefetch=HINT, taken out of argv before Google Benchmark refuses flags it does not know.
+  std::string hint = "auto";
+  for (int i = 1; i < argc;) {
+    constexpr std::string_view kFlag = "--sw-prefetch=";
+    if (std::string_view(argv[i]).substr(0, kFlag.size()) != kFlag) {
+      ++i;
+      continue;
+    }
+    hint = argv[i] + kFlag.size();
+    std::copy(argv + i + 1, argv + argc, argv + i);
+    argv[--argc] = nullptr;
+  }
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  // The attention rows time the code path kvbench run takes by default (--sw-prefetch auto);
+  // The attention rows time the code path kvbench run takes (by default --sw-prefetch auto);
   // their label is the CSV's isa ("AVX3+PF-T2" where the hint is not T0).
-  const kvb::CpuFamily cpu = kvb::cpu_family(*kvb::Topology::discover());
-  kvb::set_sw_prefetch(kvb::tuned_sw_prefetch(cpu.vendor, cpu.family));
+  kvb::SwPrefetch prefetch = kvb::SwPrefetch::kT0;
+  if (hint == "auto") {
+    const kvb::CpuFamily cpu = kvb::cpu_family(*kvb::Topology::discover());
+    prefetch = kvb::tuned_sw_prefetch(cpu.vendor, cpu.family);
+  } else if (!kvb::parse_sw_prefetch(hint, &prefetch)) {
+    std::fprintf(stderr, "kernel_bench: bad value '%s' for --sw-prefetch: auto, t0, t2 or none\n",
+                 hint.c_str());
+    return 2;
+  }
+  kvb::set_sw_prefetch(prefetch);
   kvb::register_all();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

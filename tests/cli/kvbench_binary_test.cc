@@ -75,13 +75,13 @@ class KvbenchBinary : public ::testing::Test {
   void TearDown() override {
     if (!HasFailure()) fs::remove_all(dir_);
   }
-  std::string command_line(const std::string& args) const {
+  std::string command_line(const std::string& args, const char* binary = KVBENCH_BINARY) const {
     return "cd '" + dir_.string() + "' && KVBENCH_MODELS_DIR='" KVBENCH_TEST_SOURCE_DIR
-           "/configs/models' '" KVBENCH_BINARY "' " + args;
+           "/configs/models' '" + binary + "' " + args;
   }
-  Result run(const std::string& args) const {
+  Result run(const std::string& args, const char* binary = KVBENCH_BINARY) const {
     Result r;
-    const std::string cmd = command_line(args) + " >'" + (dir_ / "stdout").string() + "' 2>'" +
+    const std::string cmd = command_line(args, binary) + " >'" + (dir_ / "stdout").string() + "' 2>'" +
                             (dir_ / "stderr").string() + "'";
     const int raw = std::system(cmd.c_str());
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -411,6 +411,25 @@ TEST_F(KvbenchBinary, ResumeRefusesAFileWrittenOnAnotherMachine) {
   }
 }
 
+#ifdef KERNEL_BENCH_BINARY
+// kernel_bench takes kvbench run's prefetch hint as --sw-prefetch=HINT (auto by default), names it
+// in its rows' label as the CSV's isa does, and refuses a bad one with exit status 2.
+TEST_F(KvbenchBinary, KernelBenchTakesThePrefetchHint) {
+  const std::string one_row = "--benchmark_filter='^floor/fp32/G:1/ctx:16$' --benchmark_min_time=0.001";
+  const Result none = run(one_row + " --sw-prefetch=none", KERNEL_BENCH_BINARY);
+  ASSERT_EQ(none.status, 0) << none.out << none.err;
+  EXPECT_NE(none.out.find("floor/fp32/G:1/ctx:16"), std::string::npos) << none.out;
+  EXPECT_NE(none.out.find("+PF-NONE"), std::string::npos) << none.out;
+  const Result t0 = run(one_row + " --sw-prefetch=t0", KERNEL_BENCH_BINARY);
+  ASSERT_EQ(t0.status, 0) << t0.out << t0.err;
+  EXPECT_EQ(t0.out.find("+PF-"), std::string::npos) << t0.out;  // T0 is the isa's unmarked default
+  const Result bad = run(one_row + " --sw-prefetch=t1", KERNEL_BENCH_BINARY);
+  EXPECT_EQ(bad.status, 2) << bad.out << bad.err;
+  EXPECT_NE(bad.err.find("bad value 't1' for --sw-prefetch"), std::string::npos) << bad.err;
+  EXPECT_EQ(run(one_row + " --no-such-flag", KERNEL_BENCH_BINARY).status, 2);
+}
+#endif
+
 // A resumed series keeps one code path: rows written with another --sw-prefetch are refused.
 TEST_F(KvbenchBinary, ResumeRefusesAFileWrittenWithAnotherPrefetchHint) {
   const Result first = run(std::string(kSmoke) + "--dtype fp32 --context 64 --sw-prefetch t2 --out pf.csv");
@@ -501,9 +520,15 @@ TEST_F(KvbenchBinary, SoftwarePrefetchHintIsAppliedAndRecorded) {
     for (const auto& row : csv.rows) {
       const std::string& isa = row.at("isa");
       EXPECT_EQ(row.at("valid"), "1");
-      if (std::string(hint) == "t0") EXPECT_EQ(isa.find("+PF-"), std::string::npos) << isa;
-      if (std::string(hint) == "t2") EXPECT_NE(isa.find("+PF-T2"), std::string::npos) << isa;
-      if (std::string(hint) == "none") EXPECT_NE(isa.find("+PF-NONE"), std::string::npos) << isa;
+      if (std::string(hint) == "t0") {
+        EXPECT_EQ(isa.find("+PF-"), std::string::npos) << isa;
+      }
+      if (std::string(hint) == "t2") {
+        EXPECT_NE(isa.find("+PF-T2"), std::string::npos) << isa;
+      }
+      if (std::string(hint) == "none") {
+        EXPECT_NE(isa.find("+PF-NONE"), std::string::npos) << isa;
+      }
     }
   }
 }
