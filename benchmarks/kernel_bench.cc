@@ -13,12 +13,11 @@
 // The fast kernel prefetches with kvbench run's default hint (--sw-prefetch auto: PREFETCHT2 on
 // AMD family 25), so these rows time the path kvbench's rows take; the label names it.
 // --sw-prefetch=t0|t2|none picks another, as kvbench run's option does, so one binary can time
-// the hints against each other. With the
-// rows in L2 (floor, 512 positions, G = 2) the Zen 4 guest ran faster with no software prefetch
-// at all: time per position over T0's, medians of six alternating rounds (one build per hint),
-// none fp32 0.79, bf16 0.79, fp16 0.84, int8 0.98; T2 0.89-1.03
-// (results/epyc-zen4-2c-kvm/floor-prefetch.txt); `perf record -e cpu-clock` put 22% of
-// the T0 fp32 samples on its PREFETCHT0 loops. The window pays once the rows come from the L3 or
+// the hints against each other. With the rows in L2 (floor, 512 positions, G = 2) the Zen 4
+// guest ran faster with no software prefetch at all: time per position over T0's, medians of
+// six alternating rounds (one build per hint), none fp32 0.79, bf16 0.79, fp16 0.84, int8 0.98;
+// T2 0.89-1.03 (results/epyc-zen4-2c-kvm/floor-prefetch.txt); `perf record -e cpu-clock` put 22%
+// of the T0 fp32 samples on its PREFETCHT0 loops. The window pays once the rows come from the L3 or
 // DRAM (kernels/sw_prefetch.cc).
 #include <algorithm>
 #include <chrono>
