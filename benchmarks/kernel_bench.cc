@@ -378,7 +378,8 @@ int main(int argc, char** argv) {
     const kvb::CpuFamily cpu = kvb::cpu_family(*kvb::Topology::discover());
     prefetch = kvb::tuned_sw_prefetch(cpu.vendor, cpu.family);
   } else if (!kvb::parse_sw_prefetch(hint, &prefetch)) {
-    std::fprintf(stderr, "kernel_bench: bad value '%s' for --sw-prefetch: auto, t0, t2 or none\n",
+    std::fprintf(stderr,
+                 "kernel_bench: bad value '%s' for --sw-prefetch: expected auto, t0, t2 or none\n",
                  hint.c_str());
     return 2;
   }
