@@ -34,6 +34,8 @@
 #include <unistd.h>
 
 #include "benchmark/benchmark.h"
+#include "harness/error.h"
+#include "harness/memory.h"
 #include "harness/metadata.h"
 #include "harness/topology.h"
 #include "hwy/aligned_allocator.h"
@@ -58,9 +60,17 @@ constexpr double kCheckTol = 1e-4;  // fp32 arithmetic vs double on the same (de
 struct BenchCache {
   CacheShape shape;
   CacheGeometry geometry;
-  hwy::AlignedFreeUniquePtr<std::uint8_t[]> data;
+  // Allocated as kvbench run's caches and the ceilings' working sets are (2 MiB-aligned, huge
+  // pages asked for), so the GB/s here compare with theirs: on 4 KB pages a stream pays a TLB
+  // miss every 4 KB, which cost a synthetic of the fp32 kernel's access pattern on the Zen 4
+  // guest 0.78-0.93x of its DRAM rate, by access pattern (results/epyc-zen4-2c-kvm/kernel-rate/
+  // knockout.md). Rows say whether the kernel granted them (huge_pages: 1 yes, 0 no, -1 unknown).
+  Buffer data;
+  ThpState thp = ThpState::kUnknown;  // read once the cache is filled
   std::vector<float> scales;
-  CacheView view() { return {&geometry, data.get(), scales.empty() ? nullptr : scales.data()}; }
+  CacheView view() {
+    return {&geometry, static_cast<std::uint8_t*>(data.data()), scales.empty() ? nullptr : scales.data()};
+  }
 };
 
 // Cheap deterministic fill: filling 256 MB with <random> would dominate the run.
@@ -103,6 +113,8 @@ bool same_storage(const CacheShape& a, const CacheShape& b) {
 // Returns a filled cache for `shape`, reusing the previous one when only q_heads differs (one
 // cache at a time, so memory stays bounded).
 BenchCache* get_cache(const CacheShape& shape, std::string* error) {
+  // Before the cache: statics are destroyed in reverse, and the cache's Buffer frees through it.
+  static const std::unique_ptr<Topology> topo = Topology::discover();
   static std::unique_ptr<BenchCache> cache;
   if (cache && same_storage(cache->shape, shape)) {
     cache->shape = shape;
@@ -119,9 +131,10 @@ BenchCache* get_cache(const CacheShape& shape, std::string* error) {
     *error = status_message(st);
     return nullptr;
   }
-  c->data = hwy::AllocateAligned<std::uint8_t>(static_cast<std::size_t>(c->geometry.data_bytes()));
-  if (!c->data) {
-    *error = "cannot allocate the cache";
+  try {
+    c->data = Buffer(*topo, static_cast<std::size_t>(c->geometry.data_bytes()), Placement{});
+  } catch (const HarnessError& e) {
+    *error = e.what();
     return nullptr;
   }
   c->scales.resize(static_cast<std::size_t>(c->geometry.scale_bytes() / sizeof(float)));
@@ -136,6 +149,7 @@ BenchCache* get_cache(const CacheShape& shape, std::string* error) {
       return nullptr;
     }
   }
+  c->thp = c->data.thp();
   cache = std::move(c);
   return cache.get();
 }
@@ -203,6 +217,7 @@ void BM_DecodeAttention(benchmark::State& state, Kernel kernel, CacheShape shape
                                                    benchmark::Counter::kInvert);
   state.counters["kv_MB"] = static_cast<double>(c->geometry.kv_bytes_per_layer(context)) * 1e-6;
   state.counters["layers"] = shape.layers;
+  state.counters["huge_pages"] = c->thp == ThpState::kYes ? 1 : c->thp == ThpState::kNo ? 0 : -1;
   state.SetLabel(kernel == Kernel::kFast ? kernel_isa() : "scalar");
 }
 

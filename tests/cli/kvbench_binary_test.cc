@@ -428,6 +428,19 @@ TEST_F(KvbenchBinary, KernelBenchTakesThePrefetchHint) {
   EXPECT_NE(bad.err.find("bad value 't1' for --sw-prefetch"), std::string::npos) << bad.err;
   EXPECT_EQ(run(one_row + " --no-such-flag", KERNEL_BENCH_BINARY).status, 2);
 }
+
+// kernel_bench's caches are allocated as kvbench run's are, and each row says whether the kernel
+// backed its cache with transparent huge pages (1 yes, 0 no, -1 unknown): a rate on 4 KB pages is
+// not comparable with the ceilings'.
+TEST_F(KvbenchBinary, KernelBenchRowsSayWhetherTheCacheIsOnHugePages) {
+  const Result r = run("--benchmark_filter='^floor/fp32/G:1/ctx:16$' --benchmark_min_time=0.001",
+                       KERNEL_BENCH_BINARY);
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const std::size_t at = r.out.find("huge_pages=");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string value = r.out.substr(at + 11, r.out.find_first_of(" \n", at) - at - 11);
+  EXPECT_TRUE(value == "1" || value == "0" || value == "-1") << value;
+}
 #endif
 
 // A resumed series keeps one code path: rows written with another --sw-prefetch are refused.
