@@ -639,11 +639,14 @@ struct StreamPrefetch {
 };
 
 // acc_h += sum_r p[h][r] * v_r for H heads over C chunks of N dims starting at dim j0.
-template <int H, int C, bool kPf, std::int64_t kT, class D, typename P>
+// kLines (RowLines) instead of pf: row r prefetches the C lines of row r of `ahead`, PREFETCHT2
+// (kLinesT2) or PREFETCHT0 (kLinesT0), in line with the FMAs.
+enum RowLines { kNoLines, kLinesT2, kLinesT0 };
+template <int H, int C, bool kPf, std::int64_t kT, int kLines = kNoLines, class D, typename P>
 HWY_INLINE void AccumulateBlock(D df, P v, std::int64_t stride, std::int64_t rows,
                                 std::int32_t d, std::int64_t j0, const float* p /* [H][kT] */,
                                 float* acc, const StreamPrefetch<P>* pf = nullptr,
-                                std::int64_t pf_row = 0) {
+                                std::int64_t pf_row = 0, P ahead = P{}) {
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   hn::Vec<D> a[H * C];
   for (int h = 0; h < H; ++h)
@@ -652,6 +655,14 @@ HWY_INLINE void AccumulateBlock(D df, P v, std::int64_t stride, std::int64_t row
     hn::Vec<D> pv[H];
     for (int h = 0; h < H; ++h) pv[h] = hn::Set(df, p[h * kT + r]);
     if constexpr (kPf) (*pf)(pf_row + r, pf_row + r + 1);
+    if constexpr (kLines != kNoLines) {
+      const char* line = BytePtr(ahead + r * stride);
+#pragma GCC unroll 16
+      for (int c = 0; c < C; ++c) {
+        if constexpr (kLines == kLinesT2) PrefetchT2(line + 64 * c);
+        else hwy::Prefetch(line + 64 * c);
+      }
+    }
     const P row = v + r * stride + j0;
     for (int c = 0; c < C; ++c) {
       const hn::Vec<D> vv = LoadChunk(df, row + c * N);
@@ -701,6 +712,28 @@ HWY_INLINE void Sweep(D df, P v, std::int64_t stride, std::int64_t rows, std::in
     if (pf) AccumulatePairs<H, C, true, kT>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
     else AccumulatePairs<H, C, false, kT>(df, v, stride, rows, d, j, p, acc);
   } else {
+    // fp32 sweeps over whole rows of 64-byte chunks take their one-row window as C prefetches in
+    // the row loop, without StreamPrefetch's per-call checks and loop over lines (which GCC laid
+    // out of line: a jump there and back per row); rows whose window row is past the range take
+    // none. One binary with a runtime switch, arms alternating, time with over without
+    // (results/epyc-zen4-2c-kvm/kernel-rate/knockout.md): Zen 4 guest (PREFETCHT2), kernel_bench
+    // fast/fp32/ctx:16384 (G = 2, DRAM, 1 thread) median 0.91 over 8 rounds, 7 faster (fp16 and
+    // int8, untouched, 0.98); decode_step fp32 from DRAM at 1 thread 0.72-0.94 in 4 rounds. EMR
+    // host (PREFETCHT0), kernel_bench fp32 DRAM median 0.90 over 6 rounds, 5 faster.
+    if constexpr (std::is_same_v<P, const float*> && hn::MaxLanes(D()) == 16) {
+      if (pf && pf->parts <= 1 && j == 0 && C * static_cast<std::int64_t>(hn::Lanes(df)) == d) {
+        const std::int64_t n = std::clamp<std::int64_t>(pf->rows - pf_row, 0, rows);
+        const P ahead = pf->rows_base + pf_row * stride;
+        const StreamPrefetch<P>* none = nullptr;
+        if (pf->t2)
+          AccumulateBlock<H, C, false, kT, kLinesT2>(df, v, stride, n, d, j, p, acc, none, 0, ahead);
+        else
+          AccumulateBlock<H, C, false, kT, kLinesT0>(df, v, stride, n, d, j, p, acc, none, 0, ahead);
+        if (n < rows)
+          AccumulateBlock<H, C, false, kT>(df, v + n * stride, stride, rows - n, d, j, p + n, acc);
+        return;
+      }
+    }
     if (pf) AccumulateBlock<H, C, true, kT>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
     else AccumulateBlock<H, C, false, kT>(df, v, stride, rows, d, j, p, acc);
   }

@@ -1,6 +1,9 @@
 // Diagnostic (Zen 4): DRAM read rate of the fp32 kernel's long-tile access shape, K rows in
 // order or in chunk-interleaved pairs, with or without a PREFETCHT2 window 4 KB ahead, with two
-// FMAs per loaded vector (G = 2); the T2 window also on every other or every fourth line.
+// FMAs per loaded vector (G = 2); the T2 window also on every other or every fourth line; the V
+// sweep alone (half the bytes) with and without the window. Environment: NOHP=1 leaves out the
+// huge-page advice (4 KB pages), KVB_LAYOUT=1 CTX=16384 ITEMS=80 lays the rows out as kvbench's
+// cache ([layer][K|V][8 heads][position][dim], 10 layers) instead of K and V per item.
 #include <immintrin.h>
 #include <chrono>
 #include <cstdio>
@@ -58,16 +61,18 @@ static void v_tile(const char* v, __m512* acc) {
   for (int i = 0; i < 16; ++i) acc[i & 7] = _mm512_add_ps(acc[i & 7], a[i]);
 }
 int main(int argc, char** argv) {
-  const size_t ctx = 4608, item = ctx * kRow, items = 224;  // 28 layers x 8 heads, ~1 GiB K+V
+  const size_t ctx = getenv("CTX") ? atol(getenv("CTX")) : 4608, item = ctx * kRow;
+  const size_t items = getenv("ITEMS") ? atol(getenv("ITEMS")) : 224;  // 28 layers x 8 heads, ~1 GiB
+  const bool kvb_layout = getenv("KVB_LAYOUT") != nullptr;
   const size_t total = 2 * item * items;
   char* buf = (char*)aligned_alloc(1 << 21, total);
-  madvise(buf, total, MADV_HUGEPAGE);
+  if (!getenv("NOHP")) madvise(buf, total, MADV_HUGEPAGE);
   memset(buf, 1, total);
   for (int i = 0; i < 8; ++i) { q0[i] = _mm512_set1_ps(0.1f * i); q1[i] = _mm512_set1_ps(0.2f); }
   const char* names[] = {"K pairs, no pf", "K pairs, T2 pf", "K in order, no pf", "K in order, T2 pf",
-                         "T2 pf 128 B step", "T2 pf 256 B step"};
+                         "T2 pf 128 B step", "T2 pf 256 B step", "V only T2 (half bytes)", "V only none (half bytes)"};
   for (int round = 0; round < 3; ++round)
-    for (int pat = 0; pat < 6; ++pat) {
+    for (int pat = 0; pat < 8; ++pat) {
       double best = 1e9;
       for (int rep = 0; rep < 3; ++rep) {
         __m512 acc[8];
@@ -76,6 +81,11 @@ int main(int argc, char** argv) {
         for (size_t it = 0; it < items; ++it) {
           const char* K = buf + 2 * item * it;
           const char* V = K + item;
+          if (kvb_layout) {  // [layer][K|V][8 heads][ctx][d]
+            const size_t layer = it / 8, head = it % 8;
+            K = buf + layer * 16 * item + head * item;
+            V = K + 8 * item;
+          }
           for (size_t t = 0; t + kTileRows <= ctx; t += kTileRows) {
             switch (pat) {
               case 0: k_tile<true, 0>(K + t * kRow, acc); v_tile<0>(V + t * kRow, acc); break;
@@ -84,6 +94,8 @@ int main(int argc, char** argv) {
               case 3: k_tile<false, 1>(K + t * kRow, acc); v_tile<1>(V + t * kRow, acc); break;
               case 4: k_tile<true, 1, 128>(K + t * kRow, acc); v_tile<1, 128>(V + t * kRow, acc); break;
               case 5: k_tile<true, 1, 256>(K + t * kRow, acc); v_tile<1, 256>(V + t * kRow, acc); break;
+              case 6: v_tile<1>(V + t * kRow, acc); break;
+              case 7: v_tile<0>(V + t * kRow, acc); break;
             }
           }
         }
@@ -91,7 +103,7 @@ int main(int argc, char** argv) {
         for (int i = 0; i < 8; ++i) sink = _mm512_add_ps(sink, acc[i]);
         if (el < best) best = el;
       }
-      printf("r%d %-20s %.1f GB/s\n", round, names[pat], total / best / 1e9);
+      printf("r%d %-20s %.1f GB/s\n", round, names[pat], (pat >= 6 ? total / 2 : total) / best / 1e9);
     }
   float s[16]; _mm512_storeu_ps(s, sink); return s[0] == 12345.f;
 }
