@@ -110,11 +110,17 @@ bool same_storage(const CacheShape& a, const CacheShape& b) {
          a.pad_rows == b.pad_rows;
 }
 
+// The machine's topology, discovered once (the caches' allocations and --sw-prefetch auto).
+const Topology& topology() {
+  static const std::unique_ptr<Topology> topo = Topology::discover();
+  return *topo;
+}
+
 // Returns a filled cache for `shape`, reusing the previous one when only q_heads differs (one
 // cache at a time, so memory stays bounded).
 BenchCache* get_cache(const CacheShape& shape, std::string* error) {
   // Before the cache: statics are destroyed in reverse, and the cache's Buffer frees through it.
-  static const std::unique_ptr<Topology> topo = Topology::discover();
+  const Topology& topo = topology();
   static std::unique_ptr<BenchCache> cache;
   if (cache && same_storage(cache->shape, shape)) {
     cache->shape = shape;
@@ -132,7 +138,7 @@ BenchCache* get_cache(const CacheShape& shape, std::string* error) {
     return nullptr;
   }
   try {
-    c->data = Buffer(*topo, static_cast<std::size_t>(c->geometry.data_bytes()), Placement{});
+    c->data = Buffer(topo, static_cast<std::size_t>(c->geometry.data_bytes()), Placement{});
   } catch (const HarnessError& e) {
     *error = e.what();
     return nullptr;
@@ -390,7 +396,7 @@ int main(int argc, char** argv) {
   // their label is the CSV's isa ("AVX3+PF-T2" where the hint is not T0).
   kvb::SwPrefetch prefetch = kvb::SwPrefetch::kT0;
   if (hint == "auto") {
-    const kvb::CpuFamily cpu = kvb::cpu_family(*kvb::Topology::discover());
+    const kvb::CpuFamily cpu = kvb::cpu_family(kvb::topology());
     prefetch = kvb::tuned_sw_prefetch(cpu.vendor, cpu.family);
   } else if (!kvb::parse_sw_prefetch(hint, &prefetch)) {
     std::fprintf(stderr,
