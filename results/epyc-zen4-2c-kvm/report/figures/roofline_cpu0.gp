@@ -17,23 +17,23 @@ do for [fmt in "svg png"] {
   set xlabel "arithmetic intensity (FLOP/byte)"
   set ylabel "attained performance (GFLOP/s)"
   set xrange [0.1888020833:124.1155747]
-  set yrange [1.900199845:466.3449486]
+  set yrange [1.775602052:469.1688448]
   set xtics ("0.125" 0.125, "0.25" 0.25, "0.5" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64)
   set samples 400
-  peak = 233.1724743
-  bw_L1 = 386.3814316
+  peak = 234.5844224
+  bw_L1 = 400.6718039
   roof_L1(x) = (x*bw_L1 < peak ? x*bw_L1 : peak)
-  bw_L2 = 225.0842912
+  bw_L2 = 233.0990385
   roof_L2(x) = (x*bw_L2 < peak ? x*bw_L2 : peak)
-  bw_L3 = 179.5725383
+  bw_L3 = 182.2230502
   roof_L3(x) = (x*bw_L3 < peak ? x*bw_L3 : peak)
-  bw_DRAM = 59.43966429
+  bw_DRAM = 59.44147671
   roof_DRAM(x) = (x*bw_DRAM < peak ? x*bw_DRAM : peak)
-  plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 386 GB/s", \
-       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 225 GB/s", \
-       roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 180 GB/s", \
+  plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 401 GB/s", \
+       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 233 GB/s", \
+       roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 182 GB/s", \
        roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 59.4 GB/s", \
-       peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 233 GFLOP/s", \
+       peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 235 GFLOP/s", \
        datafile index 0 using 1:2 with points pt 13 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 1 using 1:2 with points pt 5 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 2 using 1:2 with points pt 9 ps 1.3 lc rgb "#2ca02c" notitle, \
