@@ -434,8 +434,7 @@ HWY_INLINE void ScoreRowPairs(D df, P k, std::int64_t stride, std::int32_t d, co
 }
 
 // Scores for R rows x H heads: s[h][r] = scale * rowscale * (q_h . k_r).
-// kLines: the rows of `ahead` prefetched in line with the loads (fp32 row pairs, and fp16 rows
-// of whole lines on 512-bit targets: see ScoreHeads).
+// kLines: the rows of `ahead` prefetched in line with the loads (fp32 row pairs only).
 template <int R, int H, std::int64_t kT, int kLines = kNoLines, class D, typename P>
 HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
                            const float* q, float* s_rows /* [H][kT] */, float scale,
@@ -476,9 +475,6 @@ HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
     hn::Vec<D> qv[H];
     for (int h = 0; h < H; ++h) qv[h] = hn::LoadU(df, q + h * d + j);
     for (int r = 0; r < R; ++r) {
-      if constexpr (kLines != kNoLines && std::is_same_v<P, const hwy::float16_t*>) {
-        if ((j & 31) == 0) PrefetchLine<kLines>(BytePtr(ahead + r * stride + j));  // a line per 2 chunks
-      }
       const hn::Vec<D> kv = LoadChunk(df, k + r * stride + j);
       for (int h = 0; h < H; ++h) acc[r * H + h] = hn::MulAdd(kv, qv[h], acc[r * H + h]);
     }
@@ -672,9 +668,8 @@ HWY_INLINE void AccumulateBlock(D df, P v, std::int64_t stride, std::int64_t row
     if constexpr (kPf) (*pf)(pf_row + r, pf_row + r + 1);
     if constexpr (kLines != kNoLines) {
       const char* line = BytePtr(ahead + r * stride);
-      constexpr int kRowLines = std::is_same_v<P, const hwy::float16_t*> ? C / 2 : C;  // 64-byte lines
 #pragma GCC unroll 16
-      for (int c = 0; c < kRowLines; ++c) PrefetchLine<kLines>(line + 64 * c);
+      for (int c = 0; c < C; ++c) PrefetchLine<kLines>(line + 64 * c);
     }
     const P row = v + r * stride + j0;
     for (int c = 0; c < C; ++c) {
@@ -725,25 +720,22 @@ HWY_INLINE void Sweep(D df, P v, std::int64_t stride, std::int64_t rows, std::in
     if (pf) AccumulatePairs<H, C, true, kT>(df, v, stride, rows, d, j, p, acc, pf, pf_row);
     else AccumulatePairs<H, C, false, kT>(df, v, stride, rows, d, j, p, acc);
   } else {
-    // fp32 and fp16 sweeps over whole rows take their one-row window as the row's line prefetches
-    // in the row loop, without StreamPrefetch's per-call checks and loop over lines (which GCC
-    // laid out of line: a jump there and back per row); rows whose window row is past the range
-    // take none. fp16 (under PREFETCHT2 only) has its measurements at ScoreHeads. One binary with a runtime switch, arms
-    // alternating, time with over without
+    // fp32 sweeps over whole rows of 64-byte chunks take their one-row window as C prefetches in
+    // the row loop, without StreamPrefetch's per-call checks and loop over lines (which GCC laid
+    // out of line: a jump there and back per row); rows whose window row is past the range take
+    // none. One binary with a runtime switch, arms alternating, time with over without
     // (results/epyc-zen4-2c-kvm/kernel-rate/knockout.md): Zen 4 guest (PREFETCHT2), kernel_bench
     // fast/fp32/ctx:16384 (G = 2, DRAM, 1 thread) median 0.91 over 8 rounds, 7 faster (fp16 and
     // int8, untouched, 0.98); decode_step fp32 from DRAM at 1 thread 0.72-0.94 in 4 rounds. EMR
     // host (PREFETCHT0), kernel_bench fp32 DRAM median 0.90 over 6 rounds, 5 faster.
-    constexpr bool kF16 = std::is_same_v<P, const hwy::float16_t*> && C % 2 == 0;  // whole lines
-    if constexpr ((std::is_same_v<P, const float*> || kF16) && hn::MaxLanes(D()) == 16) {
-      if (pf && (!kF16 || pf->t2) && pf->parts <= 1 && j == 0 &&
-          C * static_cast<std::int64_t>(hn::Lanes(df)) == d) {
+    if constexpr (std::is_same_v<P, const float*> && hn::MaxLanes(D()) == 16) {
+      if (pf && pf->parts <= 1 && j == 0 && C * static_cast<std::int64_t>(hn::Lanes(df)) == d) {
         const std::int64_t n = std::clamp<std::int64_t>(pf->rows - pf_row, 0, rows);
         const P ahead = pf->rows_base + pf_row * stride;
         const StreamPrefetch<P>* none = nullptr;
-        if (pf->t2)
+        if (n > 0 && pf->t2)  // n = 0: a range within the window's end, one sweep without lines
           AccumulateBlock<H, C, false, kT, kLinesT2>(df, v, stride, n, d, j, p, acc, none, 0, ahead);
-        else
+        else if (n > 0)
           AccumulateBlock<H, C, false, kT, kLinesT0>(df, v, stride, n, d, j, p, acc, none, 0, ahead);
         if (n < rows)
           AccumulateBlock<H, C, false, kT>(df, v + n * stride, stride, rows - n, d, j, p + n, acc);
@@ -767,35 +759,24 @@ HWY_INLINE void ScoreHeads(D df, P k, std::int64_t stride, std::int64_t rows,
                            const float* kscale, const StreamPrefetch<P>* pf = nullptr,
                            std::int64_t pf_row = 0) {
   std::int64_t r = 0;
-  // Row blocks whose whole window block is in range take it in line with their loads, one line
-  // beside each line of K read, instead of one StreamPrefetch call per block that issues the
-  // block's lines before its loads; the window's last rows go through pf as before. One binary
-  // with a runtime switch per case, arms alternating, time with over without:
-  // - fp32 row pairs under PREFETCHT0 (results/epyc-zen4-2c-kvm/kernel-rate/knockout.md, section
-  //   4): EMR host, kernel_bench 10 rounds, fp32 from DRAM (G = 2, 1 thread) 0.96, 8 faster; from
-  //   L2 0.82-0.83; fp16 and int8 (untouched) 1.00-1.02. Each PREFETCHT0 holds an L1 miss buffer
-  //   until its line arrives, and a burst of them stalls the loads behind it. Under the Zen 4's
-  //   PREFETCHT2 the burst is faster: in line 1.13x the time from DRAM (12 rounds, 10 slower),
-  //   though 0.91-0.97 from L2, so fp32 under PREFETCHT2 keeps the per-block call.
-  // - fp16 under PREFETCHT2 (K here, V in Sweep), Zen 4 guest, 18 rounds (section 5 there): from
-  //   DRAM 0.95, 12 faster (fp32 and int8, untouched: 0.98 and 0.99); from L2 G = 1 0.93, G = 2
-  //   0.98. Under PREFETCHT0 the same guest took 1.20x the time from DRAM (8 rounds, none
-  //   faster), so fp16 under PREFETCHT0 keeps the calls (not measured on the EMR host).
-  constexpr bool kF32 = kRowPairsInOrder<D, P, H>();
-  constexpr bool kF16 = std::is_same_v<P, const hwy::float16_t*> && hn::MaxLanes(D()) == 16;
-  if constexpr (kF32 || kF16) {
+  if constexpr (kRowPairsInOrder<D, P, H>()) {
     const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
-    if (pf && !pf->with_v && pf->parts <= 1 &&
-        (kF32 ? !pf->t2 && (d == 8 * N || d == 4 * N) : pf->t2 && d % 32 == 0)) {
+    // PREFETCHT0 windows of fp32 row pairs: blocks whose whole window block is in range take it
+    // in line with their loads, one line beside each K load, instead of one StreamPrefetch call
+    // per block that issues the block's 32 lines before its loads (each PREFETCHT0 holds an L1
+    // miss buffer until its line arrives, and a burst of them stalls the loads behind it); the
+    // window's last rows go through pf as before. One binary with a runtime switch, arms
+    // alternating, time with over without (results/epyc-zen4-2c-kvm/kernel-rate/knockout.md,
+    // section 4): EMR host (T0), kernel_bench 10 rounds, fp32 from DRAM (G = 2, 1 thread) 0.96,
+    // 8 faster; from L2 0.82-0.83, 8 faster; fp16 and int8 (untouched) 1.00-1.02. The Zen 4
+    // guest's PREFETCHT2 window keeps the per-block call: in line it took 1.13x the time from
+    // DRAM (12 rounds, 10 slower), though 0.91-0.97 from L2.
+    if (pf && !pf->t2 && !pf->with_v && pf->parts <= 1 && (d == 8 * N || d == 4 * N)) {
       const std::int64_t lined = std::clamp<std::int64_t>(pf->rows - pf_row, 0, rows) / kRowsBlock * kRowsBlock;
-      for (; r < lined; r += kRowsBlock) {
-        const P ahead = pf->rows_base + (pf_row + r) * stride;
-        const float* ks = kscale ? kscale + r : nullptr;
-        if (pf->t2)
-          ScoreBlock<kRowsBlock, H, kT, kLinesT2>(df, k + r * stride, stride, d, q, s + r, scale, ks, ahead);
-        else
-          ScoreBlock<kRowsBlock, H, kT, kLinesT0>(df, k + r * stride, stride, d, q, s + r, scale, ks, ahead);
-      }
+      for (; r < lined; r += kRowsBlock)
+        ScoreBlock<kRowsBlock, H, kT, kLinesT0>(df, k + r * stride, stride, d, q, s + r, scale,
+                                                kscale ? kscale + r : nullptr,
+                                                pf->rows_base + (pf_row + r) * stride);
     }
   }
   for (; r + kRowsBlock <= rows; r += kRowsBlock) {

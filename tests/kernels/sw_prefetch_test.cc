@@ -65,8 +65,7 @@ TEST(SwPrefetch, TunedHintIsT2OnlyOnAmdFamily25) {
 // match the double reference. The cases take each prefetch path of the kernel: split windows
 // (fp16, bf16 rows of 256 bytes), the joint window (int8 rows of 128 bytes), fp32's long tiles
 // at G = 2, head passes sharing the next tile (fp32 G = 8), padded rows (a prefetch per row),
-// a range shorter than the window, and the windows taken in line with the loads (fp32 under T0,
-// fp16 under T2, rows of whole lines at G <= 2).
+// and a range shorter than the window.
 TEST(SwPrefetch, EveryHintGivesTheDefaultsOutputsBitForBit) {
   HintGuard guard;
   struct Case {
