@@ -397,23 +397,13 @@ HWY_INLINE hn::Vec<hn::Full128<float>> Sum4(D d, V a0, V a1, V a2, V a3) {
 //     11.4-11.8 -> 8.8-11.2 and L3 11.6-11.9 -> 8.8-11.4, fp16 DRAM 13.5-13.8 -> 12.0-13.8.
 // So fp32 only. bf16 and int4 (chunk pairs) lost from L3 on the Zen 5 with either row order
 // before the pragmas; groups of 4 heads would need 32 query registers.
-// A window written out in line with the loads (fp32 whole rows of 64-byte chunks): each row or
-// chunk read prefetches its counterpart in the window row, by the window's hint, instead of a call
-// to StreamPrefetch per row or row block (see Sweep and ScoreHeads).
-enum RowLines { kNoLines, kLinesT2, kLinesT0 };
-template <int kLines>
-HWY_INLINE void PrefetchLine(const char* line) {
-  if constexpr (kLines == kLinesT2) PrefetchT2(line);
-  else if constexpr (kLines == kLinesT0) hwy::Prefetch(line);
-}
-
 template <class D, typename P, int H>
 constexpr bool kRowPairsInOrder() {
   return HWY_MAX_BYTES >= 64 && H <= 2 && std::is_same_v<P, const float*>;
 }
-template <int C, int R, int H, int kLines, class D, typename P>
+template <int C, int R, int H, class D, typename P>
 HWY_INLINE void ScoreRowPairs(D df, P k, std::int64_t stride, std::int32_t d, const float* q,
-                              hn::Vec<D>* acc, P ahead) {
+                              hn::Vec<D>* acc) {
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   hn::Vec<D> qv[H * C];
 #pragma GCC unroll 16
@@ -426,7 +416,6 @@ HWY_INLINE void ScoreRowPairs(D df, P k, std::int64_t stride, std::int32_t d, co
     for (int c = 0; c < C; ++c)
 #pragma GCC unroll 16
       for (int r = r0; r < R && r < r0 + 2; ++r) {
-        if constexpr (kLines != kNoLines) PrefetchLine<kLines>(BytePtr(ahead + r * stride + c * N));
         const hn::Vec<D> kv = LoadChunk(df, k + r * stride + c * N);
 #pragma GCC unroll 16
         for (int h = 0; h < H; ++h) acc[r * H + h] = hn::MulAdd(kv, qv[h * C + c], acc[r * H + h]);
@@ -434,21 +423,20 @@ HWY_INLINE void ScoreRowPairs(D df, P k, std::int64_t stride, std::int32_t d, co
 }
 
 // Scores for R rows x H heads: s[h][r] = scale * rowscale * (q_h . k_r).
-// kLines: the rows of `ahead` prefetched in line with the loads (fp32 row pairs only).
-template <int R, int H, std::int64_t kT, int kLines = kNoLines, class D, typename P>
+template <int R, int H, std::int64_t kT, class D, typename P>
 HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
                            const float* q, float* s_rows /* [H][kT] */, float scale,
-                           const float* kscale, P ahead = P{}) {
+                           const float* kscale) {
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   hn::Vec<D> acc[R * H];
   for (int i = 0; i < R * H; ++i) acc[i] = hn::Zero(df);
   std::int64_t j = 0;
   if constexpr (kRowPairsInOrder<D, P, H>()) {
     if (d == 8 * N) {
-      ScoreRowPairs<8, R, H, kLines>(df, k, stride, d, q, acc, ahead);
+      ScoreRowPairs<8, R, H>(df, k, stride, d, q, acc);
       j = d;
     } else if (d == 4 * N) {
-      ScoreRowPairs<4, R, H, kLines>(df, k, stride, d, q, acc, ahead);
+      ScoreRowPairs<4, R, H>(df, k, stride, d, q, acc);
       j = d;
     }
   }
@@ -653,6 +641,7 @@ struct StreamPrefetch {
 // acc_h += sum_r p[h][r] * v_r for H heads over C chunks of N dims starting at dim j0.
 // kLines (RowLines) instead of pf: row r prefetches the C lines of row r of `ahead`, PREFETCHT2
 // (kLinesT2) or PREFETCHT0 (kLinesT0), in line with the FMAs.
+enum RowLines { kNoLines, kLinesT2, kLinesT0 };
 template <int H, int C, bool kPf, std::int64_t kT, int kLines = kNoLines, class D, typename P>
 HWY_INLINE void AccumulateBlock(D df, P v, std::int64_t stride, std::int64_t rows,
                                 std::int32_t d, std::int64_t j0, const float* p /* [H][kT] */,
@@ -669,7 +658,10 @@ HWY_INLINE void AccumulateBlock(D df, P v, std::int64_t stride, std::int64_t row
     if constexpr (kLines != kNoLines) {
       const char* line = BytePtr(ahead + r * stride);
 #pragma GCC unroll 16
-      for (int c = 0; c < C; ++c) PrefetchLine<kLines>(line + 64 * c);
+      for (int c = 0; c < C; ++c) {
+        if constexpr (kLines == kLinesT2) PrefetchT2(line + 64 * c);
+        else hwy::Prefetch(line + 64 * c);
+      }
     }
     const P row = v + r * stride + j0;
     for (int c = 0; c < C; ++c) {
@@ -759,26 +751,6 @@ HWY_INLINE void ScoreHeads(D df, P k, std::int64_t stride, std::int64_t rows,
                            const float* kscale, const StreamPrefetch<P>* pf = nullptr,
                            std::int64_t pf_row = 0) {
   std::int64_t r = 0;
-  if constexpr (kRowPairsInOrder<D, P, H>()) {
-    const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
-    // PREFETCHT0 windows of fp32 row pairs: blocks whose whole window block is in range take it
-    // in line with their loads, one line beside each K load, instead of one StreamPrefetch call
-    // per block that issues the block's 32 lines before its loads (each PREFETCHT0 holds an L1
-    // miss buffer until its line arrives, and a burst of them stalls the loads behind it); the
-    // window's last rows go through pf as before. One binary with a runtime switch, arms
-    // alternating, time with over without (results/epyc-zen4-2c-kvm/kernel-rate/knockout.md,
-    // section 4): EMR host (T0), kernel_bench 10 rounds, fp32 from DRAM (G = 2, 1 thread) 0.96,
-    // 8 faster; from L2 0.82-0.83, 8 faster; fp16 and int8 (untouched) 1.00-1.02. The Zen 4
-    // guest's PREFETCHT2 window keeps the per-block call: in line it took 1.13x the time from
-    // DRAM (12 rounds, 10 slower), though 0.91-0.97 from L2.
-    if (pf && !pf->t2 && !pf->with_v && pf->parts <= 1 && (d == 8 * N || d == 4 * N)) {
-      const std::int64_t lined = std::clamp<std::int64_t>(pf->rows - pf_row, 0, rows) / kRowsBlock * kRowsBlock;
-      for (; r < lined; r += kRowsBlock)
-        ScoreBlock<kRowsBlock, H, kT, kLinesT0>(df, k + r * stride, stride, d, q, s + r, scale,
-                                                kscale ? kscale + r : nullptr,
-                                                pf->rows_base + (pf_row + r) * stride);
-    }
-  }
   for (; r + kRowsBlock <= rows; r += kRowsBlock) {
     if (pf) (*pf)(pf_row + r, pf_row + r + kRowsBlock);
     ScoreBlock<kRowsBlock, H, kT>(df, k + r * stride, stride, d, q, s + r, scale,
