@@ -725,10 +725,12 @@ HWY_INLINE void Sweep(D df, P v, std::int64_t stride, std::int64_t rows, std::in
         const std::int64_t n = std::clamp<std::int64_t>(pf->rows - pf_row, 0, rows);
         const P ahead = pf->rows_base + pf_row * stride;
         const StreamPrefetch<P>* none = nullptr;
-        if (n > 0 && pf->t2)  // n = 0: a range within the window's end, one sweep without lines
-          AccumulateBlock<H, C, false, kT, kLinesT2>(df, v, stride, n, d, j, p, acc, none, 0, ahead);
-        else if (n > 0)
-          AccumulateBlock<H, C, false, kT, kLinesT0>(df, v, stride, n, d, j, p, acc, none, 0, ahead);
+        if (n > 0) {  // n = 0: a range within the window's end, one sweep without lines
+          if (pf->t2)
+            AccumulateBlock<H, C, false, kT, kLinesT2>(df, v, stride, n, d, j, p, acc, none, 0, ahead);
+          else
+            AccumulateBlock<H, C, false, kT, kLinesT0>(df, v, stride, n, d, j, p, acc, none, 0, ahead);
+        }
         if (n < rows)
           AccumulateBlock<H, C, false, kT>(df, v + n * stride, stride, rows - n, d, j, p + n, acc);
         return;
