@@ -38,7 +38,6 @@
 #include "harness/memory.h"
 #include "harness/metadata.h"
 #include "harness/topology.h"
-#include "hwy/aligned_allocator.h"
 #include "kernels/attention.h"
 #include "kernels/cache_write.h"
 #include "kernels/cost_model.h"
@@ -239,14 +238,18 @@ void BM_AppendVsMemcpy(benchmark::State& state, DType dtype) {
     state.SkipWithError(status_message(st));
     return;
   }
-  auto data = hwy::AllocateAligned<std::uint8_t>(static_cast<std::size_t>(geo.data_bytes()));
-  std::vector<float> scales(static_cast<std::size_t>(geo.scale_bytes() / sizeof(float)));
-  if (!data) {
-    state.SkipWithError("cannot allocate the cache");
+  // The same allocation as the attention rows' caches (get_cache) and kvbench run's.
+  Buffer buffer;
+  try {
+    buffer = Buffer(topology(), static_cast<std::size_t>(geo.data_bytes()), Placement{});
+  } catch (const HarnessError& e) {
+    state.SkipWithError(e.what());
     return;
   }
-  std::memset(data.get(), 0, static_cast<std::size_t>(geo.data_bytes()));  // fault every page in
-  const CacheView view{&geo, data.get(), scales.empty() ? nullptr : scales.data()};
+  auto* data = static_cast<std::uint8_t*>(buffer.data());
+  std::vector<float> scales(static_cast<std::size_t>(geo.scale_bytes() / sizeof(float)));
+  std::memset(data, 0, static_cast<std::size_t>(geo.data_bytes()));  // fault every page in
+  const CacheView view{&geo, data, scales.empty() ? nullptr : scales.data()};
   const bool scaled = dtype_has_row_scale(dtype);
   const std::int64_t rb = dtype_row_bytes(dtype, s.head_dim);
   Lcg rng{11};
@@ -264,7 +267,7 @@ void BM_AppendVsMemcpy(benchmark::State& state, DType dtype) {
   for (KV kv : {KV::kKey, KV::kValue})
     for (std::int32_t h = 0; h < s.kv_heads; ++h) {
       const std::size_t i = static_cast<std::size_t>((kv == KV::kKey ? 0 : s.kv_heads) + h);
-      std::memcpy(&enc[i * rb], data.get() + geo.byte_offset(0, kv, h, 0), static_cast<std::size_t>(rb));
+      std::memcpy(&enc[i * rb], data + geo.byte_offset(0, kv, h, 0), static_cast<std::size_t>(rb));
       if (scaled) enc_scale[i] = scales[static_cast<std::size_t>(geo.scale_index(0, kv, h, 0))];
     }
   auto copy_token = [&](std::int64_t pos) {
@@ -272,7 +275,7 @@ void BM_AppendVsMemcpy(benchmark::State& state, DType dtype) {
       for (KV kv : {KV::kKey, KV::kValue})
         for (std::int32_t h = 0; h < s.kv_heads; ++h) {
           const std::size_t i = static_cast<std::size_t>((kv == KV::kKey ? 0 : s.kv_heads) + h);
-          std::memcpy(data.get() + geo.byte_offset(l, kv, h, pos), &enc[i * rb], static_cast<std::size_t>(rb));
+          std::memcpy(data + geo.byte_offset(l, kv, h, pos), &enc[i * rb], static_cast<std::size_t>(rb));
           if (scaled) scales[static_cast<std::size_t>(geo.scale_index(l, kv, h, pos))] = enc_scale[i];
         }
   };
@@ -315,7 +318,7 @@ void BM_AppendVsMemcpy(benchmark::State& state, DType dtype) {
     for (KV kv : {KV::kKey, KV::kValue})
       for (std::int32_t h = 0; h < s.kv_heads; ++h) {
         const std::size_t j = static_cast<std::size_t>((kv == KV::kKey ? 0 : s.kv_heads) + h);
-        if (std::memcmp(data.get() + geo.byte_offset(l, kv, h, pos), &enc[j * rb], static_cast<std::size_t>(rb)) != 0) {
+        if (std::memcmp(data + geo.byte_offset(l, kv, h, pos), &enc[j * rb], static_cast<std::size_t>(rb)) != 0) {
           state.SkipWithError("appended row differs from the encoded token");
           return;
         }
