@@ -41,7 +41,9 @@ bool parse_sw_prefetch(const std::string& name, SwPrefetch* out) noexcept {
 //   Intel Emerald Rapids host, 6 rounds, DRAM T2 0.89-1.12 at 1-16 threads (16: 1.01 / 0.97 /
 //     1.07 / 1.07), L3 mostly slower (0.74-1.44); without prefetch (scratch builds) 1.01-1.34 from
 //     DRAM at 1 and 16 threads.
-// Zen 3 (also family 25) is not measured; Zen 5 (family 26) keeps T0 until it is.
+//   AMD EPYC Zen 5 guest (family 26), 6 rounds, DRAM T2 1.05 / 1.10 / 1.11 / 1.04 at 1 thread
+//     (slower in every round), 1.02 / 1.06 / 1.32 / 1.03 at 2 (results/epyc-zen5-2c-kvm/sw-prefetch/).
+// Zen 3 (also family 25) is not measured.
 SwPrefetch tuned_sw_prefetch(const std::string& cpu_vendor, int cpu_family) noexcept {
   if (cpu_vendor == "AuthenticAMD" && cpu_family == 25) return SwPrefetch::kT2;
   return SwPrefetch::kT0;

@@ -4,7 +4,8 @@
 # and the vendor step on the trimmed grid of the earlier EMR sets (README). STEPS picks the steps.
 # The run stops at BUDGET seconds so its files still come back as one archive (a device call
 # returns at most 8 files, and none of a command killed at its limit).
-tar xJf .carry/pack.tar.xz -C .carry
+# The binaries come as .carry/pack.tar.xz or already unpacked in .carry/bin and .carry/lib.
+[ -f .carry/pack.tar.xz ] && tar xJf .carry/pack.tar.xz -C .carry
 export LD_LIBRARY_PATH=$PWD/.carry/lib KVBENCH_MODELS_DIR=$PWD/configs/models
 KVBENCH=.carry/bin/kvbench THREADS=1,2,4,8,16 LLC=${LLC-64MiB} ONLY="$STEPS" \
   timeout "${BUDGET:-560}" results/reference-run.sh "$OUT/emr" --context 4096,16384 --kv-heads 8,1 \
