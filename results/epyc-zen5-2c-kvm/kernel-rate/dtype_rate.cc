@@ -1,0 +1,232 @@
+// Diagnostic: DRAM read rate of the decode kernel's access shape as a bare loop, per cache dtype,
+// so each dtype's kvbench decode_step can be held against what its own loads, converts and FMAs
+// reach without the kernel's lane sums, softmax, calls and merges. Per (layer, KV head) item: K
+// rows scored four at a time against two query heads (G = 2, two FMAs per converted vector, one
+// horizontal sum per row and head), then the same tile's V rows accumulated into 2 x head_dim
+// registers with a broadcast weight per row and head; the prefetch window as the kernel's (4 KB
+// ahead, PREFETCHT0, K from the score phase and V from the V phase; rows of 128 bytes and less
+// take both from the score phase). Rows of head_dim 128: fp32 512 B, fp16/bf16 256 B, int8 128 B;
+// ~1 GiB per dtype laid out as K and V per item (ITEMS items, default 224 = 28 layers x 8 heads),
+// 0x3c bytes everywhere (no subnormal products), huge pages. Variants: the kernel's tile (16
+// positions, 32 for int8), a long tile (256), the kernel's tile without the window, and "loads
+// only" (the kernel's tile and window, the vectors ORed instead of converted and multiplied).
+// Threads (THREADS, default 1) split the items, pinned to PUS (comma list, default 0..THREADS-1),
+// start together and are timed as one pass (bytes over the slowest thread's time).
+// Prints one line per round, dtype and variant: best of REPS passes (default 3), in GB/s.
+// Build: g++ -O3 -march=x86-64-v4 -pthread dtype_rate.cc -o dtype_rate
+#include <immintrin.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/mman.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+constexpr int kDim = 128, kChunks = kDim / 16;
+constexpr std::size_t kWindow = 4096;
+enum class Dt { kF32, kF16, kBF16, kI8 };
+enum class Variant { kKernelTile, kLongTile, kNoWindow, kLoadsOnly };
+const char* dt_name(Dt t) { return t == Dt::kF32 ? "fp32" : t == Dt::kF16 ? "fp16" : t == Dt::kBF16 ? "bf16" : "int8"; }
+const char* variant_name(Variant v) {
+  return v == Variant::kKernelTile ? "kernel tile, window" : v == Variant::kLongTile ? "long tile (256), window"
+         : v == Variant::kNoWindow ? "kernel tile, no window" : "kernel tile, window, loads only";
+}
+std::size_t row_bytes(Dt t) { return t == Dt::kF32 ? 512 : t == Dt::kI8 ? 128 : 256; }
+
+// Elements [16c, 16c + 16) of a row as fp32.
+template <Dt T>
+inline __m512 chunk(const char* row, int c) {
+  if constexpr (T == Dt::kF32) return _mm512_load_ps(reinterpret_cast<const float*>(row) + 16 * c);
+  if constexpr (T == Dt::kF16) return _mm512_cvtph_ps(_mm256_load_si256(reinterpret_cast<const __m256i*>(row) + c));
+  if constexpr (T == Dt::kBF16)
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_load_si256(reinterpret_cast<const __m256i*>(row) + c)), 16));
+  return _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(row) + c)));
+}
+// The raw vector holding chunk c (loads only: one load per 64 bytes, as many as the converts read).
+template <Dt T>
+inline __m512i raw(const char* row, int c) {
+  constexpr int per_line = T == Dt::kF32 ? 1 : T == Dt::kI8 ? 4 : 2;  // chunks per 64-byte vector
+  return _mm512_load_si512(reinterpret_cast<const __m512i*>(row) + c / per_line);
+}
+
+inline void prefetch_range(const char* p, std::size_t bytes) {
+  for (std::size_t b = 0; b < bytes; b += 64) _mm_prefetch(p + b, _MM_HINT_T0);
+}
+
+struct Sink {
+  __m512 f = _mm512_setzero_ps();
+  __m512i i = _mm512_setzero_si512();
+};
+
+// One item (K rows then V rows, ctx positions each) in tiles of `tile` positions.
+template <Dt T, Variant V>
+void item_pass(const char* K, const char* Vr, std::size_t ctx, std::size_t tile, Sink& sink) {
+  constexpr std::size_t rb = T == Dt::kF32 ? 512 : T == Dt::kI8 ? 128 : 256;
+  constexpr bool window = V != Variant::kNoWindow, joint = rb <= 128, loads_only = V == Variant::kLoadsOnly;
+  const __m512 q0 = _mm512_set1_ps(0.01f), q1 = _mm512_set1_ps(0.02f);
+  alignas(64) float p[256][2];
+  __m512 acc[2][kChunks];
+  for (auto& h : acc)
+    for (auto& a : h) a = _mm512_setzero_ps();
+  __m512i ior = _mm512_setzero_si512();
+  for (std::size_t t0 = 0; t0 < ctx; t0 += tile) {
+    const char* k = K + t0 * rb;
+    const char* v = Vr + t0 * rb;
+    for (std::size_t r = 0; r < tile; r += 4) {
+      if (window) {
+        prefetch_range(k + r * rb + kWindow, 4 * rb);
+        if (joint) prefetch_range(v + r * rb + kWindow, 4 * rb);
+      }
+      if constexpr (loads_only) {
+        for (int rr = 0; rr < 4; ++rr)
+          for (int c = 0; c < kChunks; c += (T == Dt::kF32 ? 1 : T == Dt::kI8 ? 4 : 2))
+            ior = _mm512_or_si512(ior, raw<T>(k + (r + rr) * rb, c));
+        continue;
+      }
+      __m512 a[4][2];
+      for (auto& x : a) x[0] = x[1] = _mm512_setzero_ps();
+#pragma GCC unroll 8
+      for (int c = 0; c < kChunks; ++c)
+#pragma GCC unroll 4
+        for (int rr = 0; rr < 4; ++rr) {
+          const __m512 x = chunk<T>(k + (r + rr) * rb, c);
+          a[rr][0] = _mm512_fmadd_ps(x, q0, a[rr][0]);
+          a[rr][1] = _mm512_fmadd_ps(x, q1, a[rr][1]);
+        }
+      for (int rr = 0; rr < 4; ++rr) {
+        p[r + rr][0] = _mm512_reduce_add_ps(a[rr][0]) * 1e-6f;
+        p[r + rr][1] = _mm512_reduce_add_ps(a[rr][1]) * 1e-6f;
+      }
+    }
+    for (std::size_t r = 0; r < tile; ++r) {
+      if (window && !joint) prefetch_range(v + r * rb + kWindow, rb);
+      if constexpr (loads_only) {
+        for (int c = 0; c < kChunks; c += (T == Dt::kF32 ? 1 : T == Dt::kI8 ? 4 : 2)) ior = _mm512_or_si512(ior, raw<T>(v + r * rb, c));
+        continue;
+      }
+      const __m512 w0 = _mm512_set1_ps(p[r][0]), w1 = _mm512_set1_ps(p[r][1]);
+#pragma GCC unroll 8
+      for (int c = 0; c < kChunks; ++c) {
+        const __m512 x = chunk<T>(v + r * rb, c);
+        acc[0][c] = _mm512_fmadd_ps(x, w0, acc[0][c]);
+        acc[1][c] = _mm512_fmadd_ps(x, w1, acc[1][c]);
+      }
+    }
+  }
+  for (auto& h : acc)
+    for (auto& a : h) sink.f = _mm512_add_ps(sink.f, a);
+  sink.i = _mm512_or_si512(sink.i, ior);
+}
+
+template <Dt T, Variant V>
+void items_pass(const char* buf, std::size_t item_bytes, std::size_t first, std::size_t last, std::size_t ctx, Sink& sink) {
+  const std::size_t tile = V == Variant::kLongTile ? 256 : T == Dt::kI8 ? 32 : 16;
+  for (std::size_t it = first; it < last; ++it) {
+    const char* K = buf + 2 * item_bytes * it;
+    item_pass<T, V>(K, K + item_bytes, ctx, tile, sink);
+  }
+}
+
+using PassFn = void (*)(const char*, std::size_t, std::size_t, std::size_t, std::size_t, Sink&);
+template <Dt T>
+PassFn pass_for(Variant v) {
+  switch (v) {
+    case Variant::kKernelTile: return items_pass<T, Variant::kKernelTile>;
+    case Variant::kLongTile: return items_pass<T, Variant::kLongTile>;
+    case Variant::kNoWindow: return items_pass<T, Variant::kNoWindow>;
+    case Variant::kLoadsOnly: return items_pass<T, Variant::kLoadsOnly>;
+  }
+  return nullptr;
+}
+PassFn pass_for(Dt t, Variant v) {
+  switch (t) {
+    case Dt::kF32: return pass_for<Dt::kF32>(v);
+    case Dt::kF16: return pass_for<Dt::kF16>(v);
+    case Dt::kBF16: return pass_for<Dt::kBF16>(v);
+    case Dt::kI8: return pass_for<Dt::kI8>(v);
+  }
+  return nullptr;
+}
+
+std::size_t env_or(const char* name, std::size_t fallback) {
+  const char* s = std::getenv(name);
+  return s != nullptr ? std::strtoull(s, nullptr, 10) : fallback;
+}
+
+}  // namespace
+
+int main() {
+  const std::size_t items = env_or("ITEMS", 224), threads = env_or("THREADS", 1), reps = env_or("REPS", 3),
+                    rounds = env_or("ROUNDS", 1);
+  std::vector<int> pus;
+  if (const char* s = std::getenv("PUS")) {
+    for (std::string rest = s; !rest.empty();) {
+      const std::size_t comma = rest.find(',');
+      pus.push_back(std::stoi(rest.substr(0, comma)));
+      rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+    }
+  }
+  for (std::size_t i = pus.size(); i < threads; ++i) pus.push_back(static_cast<int>(i));
+  if (threads < 1 || items < threads) {
+    std::fprintf(stderr, "dtype_rate: THREADS must be in [1, ITEMS]\n");
+    return 2;
+  }
+  // 1 GiB per dtype: fp32 rows at 4608 positions (a multiple of the 256-position long tile).
+  const std::size_t total = 2 * items * 4608 * 512;
+  char* buf = static_cast<char*>(std::aligned_alloc(1 << 21, total));
+  if (buf == nullptr) {
+    std::fprintf(stderr, "dtype_rate: cannot allocate %zu bytes\n", total);
+    return 2;
+  }
+  madvise(buf, total, MADV_HUGEPAGE);
+  std::memset(buf, 0x3c, total);
+  Sink sink;
+  for (std::size_t round = 0; round < rounds; ++round)
+    for (Dt t : {Dt::kF32, Dt::kF16, Dt::kBF16, Dt::kI8})
+      for (Variant v : {Variant::kKernelTile, Variant::kLongTile, Variant::kNoWindow, Variant::kLoadsOnly}) {
+        const std::size_t ctx = total / (2 * items * row_bytes(t)), item_bytes = ctx * row_bytes(t);
+        const PassFn fn = pass_for(t, v);
+        double best = 1e30;
+        for (std::size_t rep = 0; rep < reps; ++rep) {
+          std::atomic<std::size_t> ready{0};
+          std::vector<double> secs(threads);
+          std::vector<Sink> sinks(threads);
+          std::vector<std::thread> workers;
+          for (std::size_t w = 0; w < threads; ++w)
+            workers.emplace_back([&, w] {
+              cpu_set_t set;
+              CPU_ZERO(&set);
+              CPU_SET(pus[w], &set);
+              pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+              ready.fetch_add(1);
+              while (ready.load() < threads) {
+              }
+              const auto s0 = std::chrono::steady_clock::now();
+              fn(buf, item_bytes, items * w / threads, items * (w + 1) / threads, ctx, sinks[w]);
+              secs[w] = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
+            });
+          double slowest = 0;
+          for (std::size_t w = 0; w < threads; ++w) {
+            workers[w].join();
+            slowest = std::max(slowest, secs[w]);
+            sink.f = _mm512_add_ps(sink.f, sinks[w].f);
+            sink.i = _mm512_or_si512(sink.i, sinks[w].i);
+          }
+          best = std::min(best, slowest);
+        }
+        std::printf("r%zu %zuT %s %-32s %6.1f GB/s\n", round, threads, dt_name(t), variant_name(v),
+                    static_cast<double>(2 * items * item_bytes) / best / 1e9);
+        std::fflush(stdout);
+      }
+  alignas(64) float f[16];
+  _mm512_store_ps(f, sink.f);
+  return f[0] == 12345.0f && _mm512_reduce_or_epi32(sink.i) == 1 ? 1 : 0;
+}
