@@ -109,7 +109,7 @@ struct ParallelDecode::Impl {
   std::unique_ptr<AlignedFloats> queries, outputs, new_k, new_v;
   // The new token encoded to the cache dtype ([K|V][kv_head] rows and scales): the source of
   // the append_memcpy reference.
-  std::vector<unsigned char> token_rows;
+  std::unique_ptr<AlignedFloats> token_rows;  // bytes, aligned as the append's source rows
   std::vector<float> token_scales;
   std::atomic<int> failure{0};
   // Barrier waits: each worker's share of the last run in its own slot (written by that worker
@@ -167,19 +167,23 @@ struct ParallelDecode::Impl {
     for (KV kv : {KV::kKey, KV::kValue})
       for (std::int32_t h = 0; h < H; ++h) {
         const std::size_t i = static_cast<std::size_t>(static_cast<int>(kv) * H + h);
-        std::memcpy(base + geo.byte_offset(layer, kv, h, context - 1), &token_rows[i * static_cast<std::size_t>(rb)],
+        std::memcpy(base + geo.byte_offset(layer, kv, h, context - 1), token_bytes() + i * static_cast<std::size_t>(rb),
                     static_cast<std::size_t>(rb));
         if (!token_scales.empty()) cache.scales[geo.scale_index(layer, kv, h, context - 1)] = token_scales[i];
       }
   }
 
+  unsigned char* token_bytes() const noexcept { return reinterpret_cast<unsigned char*>(token_rows->p); }
+
   void encode_token() {
     const std::int64_t rb = dtype_row_bytes(shape.dtype, d);
-    token_rows.assign(static_cast<std::size_t>(2 * H * rb), 0);
+    const auto bytes = static_cast<std::size_t>(2 * H * rb);
+    token_rows = std::make_unique<AlignedFloats>((bytes + sizeof(float) - 1) / sizeof(float));
+    std::memset(token_rows->p, 0, bytes);
     token_scales.assign(dtype_has_row_scale(shape.dtype) ? static_cast<std::size_t>(2 * H) : 0, 0.0f);
     for (KV kv : {KV::kKey, KV::kValue}) {
       const std::size_t i = static_cast<std::size_t>(static_cast<int>(kv) * H);
-      encode_rows(kv == KV::kKey ? new_k->p : new_v->p, d, &token_rows[i * static_cast<std::size_t>(rb)], d, H, d,
+      encode_rows(kv == KV::kKey ? new_k->p : new_v->p, d, token_bytes() + i * static_cast<std::size_t>(rb), d, H, d,
                   shape.dtype, token_scales.empty() ? nullptr : &token_scales[i], false);
     }
   }

@@ -42,9 +42,22 @@ Status append_token(const CacheView& cache, std::int32_t layer, std::int64_t pos
   // Measured (kvbench append vs append_memcpy, warm slot): whole-slot prefetch into L1 or L2
   // 1.0-1.6x the memcpy's time, two rows ahead 1.5-2.6x, none 0.9-1.2x. (Fresh positions gain
   // from it for the wide fp32/fp16/bf16 rows: kernel_bench fp32 0.4x vs 1.0x the memcpy.)
+  const CacheGeometry& geo = *cache.geometry;
+  if (s.dtype == DType::kF32) {
+    // fp32 rows are stored as they come: a copy per row, without the encoder's dispatch and
+    // frame, which cost as much as the copies where a layer's slot is two 512-byte rows (one KV
+    // head): results/epyc-zen5-2c-kvm/append-copy/ has the numbers.
+    const auto row = static_cast<std::size_t>(s.head_dim) * sizeof(float);
+    auto* base = static_cast<unsigned char*>(cache.data);
+    for (KV kv : {KV::kKey, KV::kValue}) {
+      const float* src = kv == KV::kKey ? k : v;
+      for (std::int32_t h = 0; h < s.kv_heads; ++h)
+        std::memcpy(base + geo.byte_offset(layer, kv, h, position), src + std::int64_t{h} * s.head_dim, row);
+    }
+    return Status::kOk;
+  }
   // One encoder call for all of the slot's rows, whose rows (and scales) lie a head stride apart
   // in both layouts.
-  const CacheGeometry& geo = *cache.geometry;
   const std::int64_t scale_stride = s.kv_heads > 1 && dtype_has_row_scale(s.dtype)
                                          ? geo.scale_index(layer, KV::kKey, 1, position) -
                                                geo.scale_index(layer, KV::kKey, 0, position)
