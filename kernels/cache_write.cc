@@ -47,7 +47,7 @@ Status append_token(const CacheView& cache, std::int32_t layer, std::int64_t pos
     // fp32 rows are stored as they come: a copy per row, without the encoder's dispatch and
     // frame, which cost as much as the copies where a layer's slot is two 512-byte rows (one KV
     // head): results/epyc-zen5-2c-kvm/append-copy/ has the numbers.
-    const auto row = static_cast<std::size_t>(s.head_dim) * sizeof(float);
+    const auto row = static_cast<std::size_t>(dtype_row_bytes(s.dtype, s.head_dim));
     auto* base = static_cast<unsigned char*>(cache.data);
     for (KV kv : {KV::kKey, KV::kValue}) {
       const float* src = kv == KV::kKey ? k : v;
