@@ -802,6 +802,44 @@ HWY_INLINE void AccumulateHeads(D df, P v, std::int64_t stride, std::int64_t row
   }
 }
 
+// e^x for the softmax's x = score - running max <= 0: Highway's range reduction and polynomial
+// (impl::ExpImpl<float>, as hn::Exp uses them) without the steps that serve other x. n = round(x
+// / ln 2) comes from one add of 1.5 * 2^23, whose low mantissa bits then hold n, and 2^n goes
+// into the exponent field with one integer add (p in [0.7, 1.42] and n >= -124 keep the result
+// normal), where hn::Exp converts with overflow fix-ups, builds two 2^n factors, multiplies twice
+// and selects against its lower bound. x is clamped at -86: e^-86 = 4.4e-38 is nothing next to
+// the running sum, which holds 1 for the max itself, and -inf (a partial tile's padding lanes)
+// gives that instead of 0. x = 0 gives exactly 1.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V ExpNonPositive(D d, V x) {
+  const hn::RebindToSigned<D> di;
+  hn::impl::ExpImpl<float> impl;
+  const V kShifter = hn::Set(d, 12582912.0f);  // 1.5 * 2^23: sums in [2^23, 2^24) have ulp 1
+  x = hn::Max(x, hn::Set(d, -86.0f));
+  const V shifted = hn::MulAdd(x, hn::Set(d, 1.442695040888963407359924681f), kShifter);
+  const V n = hn::Sub(shifted, kShifter);
+  // r = x - n ln 2 with ln 2 in two parts, as impl.ExpReduce (which takes n as integers).
+  V r = hn::MulAdd(n, hn::Set(d, -0.693145751953125f), x);
+  r = hn::MulAdd(n, hn::Set(d, -1.428606765330187045e-6f), r);
+  const V p = hn::Add(impl.ExpPoly(d, r), hn::Set(d, 1.0f));
+  return hn::BitCast(d, hn::Add(hn::BitCast(di, p), hn::ShiftLeft<23>(hn::BitCast(di, shifted))));
+}
+
+// The row scales (int8, fp8, int4) are two more streams, K's and V's, of 4 bytes per row in
+// arrays of their own: a line per 16 rows, which the window above does not cover. They are
+// prefetched kScaleAhead rows ahead, towards L2 (a tile's scale lines are few and read once).
+// This and ExpNonPositive, measured (results/epyc-zen5-2c-kvm/kernel-rate/exp-scales.md): kvbench
+// decode_step, Qwen3-0.6B, 1 GiB, 1 thread, binaries alternating, time over main's. Zen 5: each
+// alone within its spread (int8 medians 1.01 and 0.99 over 6 and 8 rounds), both together int8
+// 0.957-0.988 in 7 of 8 rounds (median 0.971), fp8 e4m3 0.94-0.99 (0.962), int4 median 0.987,
+// bf16 0.995. EMR host, 14 rounds: int8 median 0.947 at 1 thread, 1.02 at 16 (its spread). The
+// phase harness (one layer set from DRAM, 1 thread) had put 3-9% of int8's time in the scale
+// lines (read from L1 throughout: 0.91-0.96) and 4-8% in hn::Exp; its rounds move +-8%, which
+// chose the distance and hint here (512 rows into L2 0.94-0.98; into L1, 128 or 2048 rows ahead
+// no better) but cannot resolve the landed code against main (0.95-1.09 over three rounds).
+constexpr std::int64_t kScaleAhead = 512;
+constexpr std::int64_t kScalesPerLine = 64 / sizeof(float);
+
 // P: pointer to the row elements (const T* for byte-addressable dtypes, Int4Ptr for int4).
 // kSplit: the prefetch scheme (joint_prefetch), a template argument so that each scheme's code is
 // compiled without the other's tests.
@@ -876,6 +914,11 @@ void PartialTyped(const PartialArgs& a) {
     const P vt = v + t * a.stride;
     const std::int64_t pt = t + pf_ahead;  // rows prefetched during this tile
     const float* kscale = a.kscale ? a.kscale + t : nullptr;
+    if (a.kscale != nullptr && a.prefetch != SwPrefetch::kNone)
+      for (std::int64_t r = t + kScaleAhead; r < std::min(t + kScaleAhead + kT, a.rows); r += kScalesPerLine) {
+        PrefetchL2(reinterpret_cast<const char*>(a.kscale + r));
+        PrefetchL2(reinterpret_cast<const char*>(a.vscale + r));
+      }
     int pass = 0;
 
     std::int32_t g = 0;
@@ -925,7 +968,7 @@ void PartialTyped(const PartialArgs& a) {
       const auto m = hn::Set(dt, a.max[g]);
       auto vsum = hn::Zero(dt);
       for (std::int64_t r = 0; r < padded; r += NT) {
-        const auto p = hn::Exp(dt, hn::Sub(hn::Load(dt, sg + r), m));
+        const auto p = ExpNonPositive(dt, hn::Sub(hn::Load(dt, sg + r), m));
         vsum = hn::Add(vsum, p);
         hn::Store(p, dt, sg + r);
       }
