@@ -833,10 +833,11 @@ HWY_INLINE V ExpNonPositive(D d, V x) {
 // alone within its spread (int8 medians 1.01 and 0.99 over 6 and 8 rounds), both together int8
 // 0.957-0.988 in 7 of 8 rounds (median 0.971), fp8 e4m3 0.94-0.99 (0.962), int4 median 0.987,
 // bf16 0.995. EMR host, 14 rounds: int8 median 0.947 at 1 thread, 1.02 at 16 (its spread). The
-// phase harness (one layer set from DRAM, 1 thread) had put 3-9% of int8's time in the scale
-// lines (read from L1 throughout: 0.91-0.96) and 4-8% in hn::Exp; its rounds move +-8%, which
-// chose the distance and hint here (512 rows into L2 0.94-0.98; into L1, 128 or 2048 rows ahead
-// no better) but cannot resolve the landed code against main (0.95-1.09 over three rounds).
+// phase harness (28 layers x 8 KV heads from DRAM, 1 thread) had put 4-9% of int8's time in the
+// scale lines (read from L1 throughout: 0.91-0.96) and 2-8% in hn::Exp (none at all: 0.92-0.98);
+// its rounds move +-8%, which chose the distance and hint here (512 rows into L2 0.94-0.98; into
+// L1, 128 or 2048 rows ahead no better) but cannot resolve the landed code against main
+// (0.95-1.09 over three rounds).
 constexpr std::int64_t kScaleAhead = 512;
 constexpr std::int64_t kScalesPerLine = 64 / sizeof(float);
 
