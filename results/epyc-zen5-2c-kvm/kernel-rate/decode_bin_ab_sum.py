@@ -11,7 +11,6 @@ for path in glob.glob(os.path.join(sys.argv[1], "r*_*_*.csv")):
         if row["aggregate"] == "none" and row["benchmark"] == "decode_step":
             ns[(int(m[1]), m[2], m[3], int(row["threads"]))].append(float(row["ns_per_step"]))
 ratios = defaultdict(list)
-gbps = defaultdict(list)
 for (r, arm, dt, t), v in sorted(ns.items()):
     if arm == "new" and (r, "base", dt, t) in ns:
         ratios[(dt, t)].append(statistics.median(v) / statistics.median(ns[(r, "base", dt, t)]))

@@ -1,18 +1,14 @@
-#!/usr/bin/env python3
-"""Record of a measurement, not part of the build. Writes copies of kernels/attention.cc with
-phases of the kernel knocked out (timing only; the results are wrong on purpose):
+"""Record of a measurement, not part of the build: the variants of kernels/attention.cc that
+build.sh makes (a harness_variants.sh spec), phases of the kernel knocked out (timing only; the
+results are wrong on purpose):
   cur     unchanged
   nopf    no software prefetch (StreamPrefetch returns at once)
   sconly  scores only (no softmax, no V accumulation, no prefetch)
   aconly  V accumulation only (no scores, no softmax, no prefetch)
   smonly  softmax only (no scores, no V accumulation, no prefetch)
   q8      int8 scores from VNNI with a one-limb (rounded) query: see Q8_CODE
-Each copy names itself in HWY_TARGET_INCLUDE, or Highway re-includes the original per target.
-  make_variants.py SRC_ATTENTION_CC OUTDIR"""
-import pathlib, sys
-
-src = pathlib.Path(sys.argv[1]).read_text()
-out = pathlib.Path(sys.argv[2])
+Its patterns are those of the measured sources (main f9251b2; q8: 497a663); later sources
+changed the softmax comment they anchor on."""
 PF = ("    r1 = std::min(r1, rows);\n    if (r0 >= r1) return;",
       "    return;\n    r1 = std::min(r1, rows);\n    if (r0 >= r1) return;")
 ACC = ("    g = 0;\n    pass = 0;\n    const auto vpass",
@@ -126,14 +122,3 @@ Q8_HOOK = ("                           std::int64_t pf_row = 0) {\n  std::int64_
            "  std::int64_t r = 0;\n  for (; r + kRowsBlock <= rows; r += kRowsBlock) {")
 variants = {"cur": [], "nopf": [PF], "sconly": [PF, ACC, SM], "aconly": [PF, SC, SM], "smonly": [PF, SC, ACC],
             "q8": [Q8_DEF, Q8_TILE, Q8_HOOK]}
-for name, edits in variants.items():
-    s = src
-    for old, new in edits:
-        if old not in s:
-            sys.exit(f"{name}: pattern not found (attention.cc changed): {old[:40]!r}")
-        s = s.replace(old, new)
-    include = '#define HWY_TARGET_INCLUDE "kernels/attention.cc"'
-    if include not in s:
-        sys.exit("HWY_TARGET_INCLUDE line not found")
-    s = s.replace(include, f'#define HWY_TARGET_INCLUDE "{name}.cc"')
-    (out / f"{name}.cc").write_text(s)
