@@ -247,6 +247,21 @@ std::string target_value(TargetKind kind, double v) {
   return target_is_percentage(kind) ? fixed(v, 1) + "%" : fixed(v, 2) + "x";
 }
 
+// A measured value as target_value writes it, with more digits (up to four) where that would
+// print the threshold itself for a value on the wrong side of it (89.98% does not meet 90.0%).
+std::string measured_value(TargetKind kind, double v) {
+  const TargetThreshold t = target_threshold(kind);
+  const bool percent = target_is_percentage(kind);
+  std::string text = target_value(kind, v);
+  if (!t.value || t.met_by(v)) return text;
+  for (int decimals = percent ? 1 : 2; decimals <= 4; ++decimals) {
+    const std::string digits = fixed(v, decimals);
+    text = digits + (percent ? "%" : "x");
+    if (!t.met_by(std::stod(digits))) break;  // the printed value misses the threshold too
+  }
+  return text;
+}
+
 std::string target_column(const TargetLine& l, const MachineResults& m) {
   std::string what;
   switch (l.kind) {
@@ -308,7 +323,7 @@ std::string target_configuration(const TargetLine& l, const RunCeilings& ceiling
 
 std::string target_measured(const TargetLine& l) {
   if (!l.worst) return "-";
-  std::string s = target_value(l.kind, *l.worst);
+  std::string s = measured_value(l.kind, *l.worst);
   if (l.measured > 1) {
     s += std::string(" (") + (l.kind == TargetKind::kPeers ? "lowest" : "worst") + " of " + std::to_string(l.measured) +
          "; " + (l.kind == TargetKind::kPeers ? "highest " : "best ") + target_value(l.kind, *l.best) + ")";
@@ -381,6 +396,42 @@ std::string target_verdict(const TargetLine& l) {
   return s;
 }
 
+// The lines at a glance: one row per target, kernel, dtype (GQA: and G), one column per thread
+// count, each cell the line's worst value and its verdict. Lines merged over dtypes or threads
+// (nothing measured) stay in the full table only.
+std::string targets_at_a_glance(const std::vector<TargetLine>& lines) {
+  std::set<int> thread_counts;
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<std::string>> keys;     // row key -> target, kernel, dtype
+  std::map<std::string, std::map<int, std::string>> cells;  // row key -> threads -> cell
+  for (const TargetLine& l : lines) {
+    if (l.dtypes.size() != 1 || l.threads.size() != 1 || !l.worst) continue;
+    std::string kernel = md_escape(l.benchmark);
+    if (l.kind == TargetKind::kGqa) kernel += ", G = " + std::to_string(l.group_size);
+    const std::string key = target_name(l.kind) + "|" + kernel + "|" + l.dtypes[0];
+    if (!keys.count(key)) {
+      keys[key] = {target_name(l.kind), kernel, md_escape(l.dtypes[0])};
+      order.push_back(key);
+    }
+    std::string cell = measured_value(l.kind, *l.worst);
+    if (l.verdict == Verdict::kMet) cell += " met";
+    if (l.verdict == Verdict::kNotMet) cell += " **not met**";
+    if (l.verdict == Verdict::kUnsettled) cell += " unsettled";
+    cells[key][l.threads[0]] = cell;
+    thread_counts.insert(l.threads[0]);
+  }
+  if (order.empty()) return "";
+  std::vector<std::string> header = {"target", "kernel", "dtype"};
+  for (int t : thread_counts) header.push_back(std::to_string(t) + "T");
+  TextTable t(header);
+  for (const std::string& key : order) {
+    std::vector<std::string> row = keys[key];
+    for (int threads : thread_counts) row.push_back(cells[key].count(threads) ? cells[key][threads] : "-");
+    t.add_row(row);
+  }
+  return t.markdown();
+}
+
 void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms) {
   md << "## Efficiency against targets\n\nOne line per target, kernel, dtype and thread count (GQA: and G), pooling "
         "every shape, context, cache state and run of the median rows: measured = the worst row (its shape and "
@@ -427,7 +478,13 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms)
       t.add_row({target_column(l, m), target_configuration(l, ceilings), target_measured(l), target_threshold_text(l.kind),
                  target_verdict(l)});
     }
-    md << "### " << m.id << ": " << md_escape(m.label) << "\n\n" << t.markdown() << "\n";
+    md << "### " << m.id << ": " << md_escape(m.label) << "\n\n";
+    if (const std::string glance = targets_at_a_glance(lines); !glance.empty()) {
+      md << "At a glance: each line's worst row and verdict by thread count (the table after it has every line's "
+            "configuration, rows and notes).\n\n"
+         << glance << "\n";
+    }
+    md << t.markdown() << "\n";
     if (targets.rows_beyond_streaming_group > 0) {
       md << "Left out of the DRAM and LLC targets: " << targets.rows_beyond_streaming_group << " row"
          << (targets.rows_beyond_streaming_group == 1 ? "" : "s") << " with more than " << kMaxStreamingGroupSize

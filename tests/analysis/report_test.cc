@@ -101,6 +101,14 @@ TEST(ReportCommand, EfficiencyTargetsFollowTheHeadlineWithOneTablePerMachine) {
             std::string::npos) << section;
   EXPECT_NE(section.find("| >= 90.0% | met |"), std::string::npos) << section;
   EXPECT_NE(section.find("| LLC-resident: % of L3 read ceiling | decode\\_step fp32 2T"), std::string::npos) << section;
+  // Before each machine's full table, the same lines at a glance: a column per thread count.
+  const auto glance = section.find("| target | kernel | dtype | 1T | 2T |");
+  ASSERT_NE(glance, std::string::npos) << section;
+  EXPECT_LT(glance, section.find("| target | configuration | measured | threshold | verdict |"));
+  EXPECT_NE(section.find("| DRAM streaming | decode\\_step | fp32 | "), std::string::npos) << section;
+  EXPECT_NE(section.find("| LLC-resident | decode\\_step | int8 | "), std::string::npos) << section;
+  EXPECT_NE(section.find("% **not met** |"), std::string::npos) << section;  // the int8 LLC cells
+  EXPECT_NE(section.find("% met |"), std::string::npos) << section;
   EXPECT_NE(section.find("| >= 70.0% | met |"), std::string::npos) << section;
   // The synthetic int8 kernel is capped by the FMA peak in the caches (~45% of the L3 ceiling),
   // and the line says the peak keeps every row from the target.
@@ -162,6 +170,8 @@ TEST(ReportCommand, EfficiencyTargetsRenderGqaAppendAndPrefillLines) {
       target_row(a, "attention", "fp32", 8, 1000, 1e6, "L2"), target_row(a, "attention", "fp32", 32, 1300, 1e6, "L2"),
       target_row(a, "append", "bf16", 8, 120, 1e3, "L1", true),
       target_row(a, "append_memcpy", "bf16", 8, 100, 1e3, "L1", true),
+      target_row(a, "append", "fp16", 8, 125.02, 1e3, "L1", true),  // 1.2502x: not met, not "1.25x"
+      target_row(a, "append_memcpy", "fp16", 8, 100, 1e3, "L1", true),
       target_row(a, "append", "int8", 8, 120, 1e3, "L1", true),  // no append_memcpy partner
       target_row(a, "prefill_copy", "fp32", 8, 2e6, 90e6, "DRAM", true),  // 90 GB/s, 180 MB >= 4x LLC
       target_row(a, "ceiling_copy", "", 8, 1e6, 50e6, "DRAM", true)};      // 100 GB/s
@@ -172,6 +182,9 @@ TEST(ReportCommand, EfficiencyTargetsRenderGqaAppendAndPrefillLines) {
        {"| GQA: time at G q heads per KV head / at G = 1 | attention fp32 2T, G = 4 (largest run <= 8); 4L 32q/8kv "
         "d128 ctx 4096 | 1.30x | <= 1.10x | **not met** (1 of 1 rows) |",
         "| Append: time / append\\_memcpy time | append bf16 2T; 4L 8q/8kv d128 ctx 4096 | 1.20x | <= 1.25x | met |",
+        "| Append: time / append\\_memcpy time | append fp16 2T; 4L 8q/8kv d128 ctx 4096 | 1.2502x | <= 1.25x | **not "
+        "met** (1 of 1 rows) |",
+        "| Append | append | fp16 | 1.2502x **not met** |",
         "| Append: time / append\\_memcpy time | append int8 2T | - | <= 1.25x | not measured: 1 row without an "
         "append\\_memcpy row of the same configuration and run |",
         "| Prefill: % of copy ceiling (ceiling\\_copy) | prefill\\_copy fp32 2T; 4L 8q/8kv d128 ctx 4096 | 90.0% | "
