@@ -243,23 +243,20 @@ std::string fixed(double value, int decimals) {
   return buf;
 }
 
-std::string target_value(TargetKind kind, double v) {
-  return target_is_percentage(kind) ? fixed(v, 1) + "%" : fixed(v, 2) + "x";
+std::string target_value(TargetKind kind, double v, int extra_decimals = 0) {
+  return target_is_percentage(kind) ? fixed(v, 1 + extra_decimals) + "%" : fixed(v, 2 + extra_decimals) + "x";
 }
 
-// A measured value as target_value writes it, with more digits (up to four) where that would
-// print the threshold itself for a value on the wrong side of it (89.98% does not meet 90.0%).
+// A measured value as target_value writes it, with up to two more digits where that would print
+// a value on the wrong side of its threshold as one that meets it (89.98% does not meet 90.0%).
 std::string measured_value(TargetKind kind, double v) {
   const TargetThreshold t = target_threshold(kind);
-  const bool percent = target_is_percentage(kind);
-  std::string text = target_value(kind, v);
-  if (!t.value || t.met_by(v)) return text;
-  for (int decimals = percent ? 1 : 2; decimals <= 4; ++decimals) {
-    const std::string digits = fixed(v, decimals);
-    text = digits + (percent ? "%" : "x");
-    if (!t.met_by(std::stod(digits))) break;  // the printed value misses the threshold too
+  int extra = 0;
+  if (t.value && !t.met_by(v)) {
+    const int base = target_is_percentage(kind) ? 1 : 2;
+    while (extra < 2 && t.met_by(std::stod(fixed(v, base + extra)))) ++extra;
   }
-  return text;
+  return target_value(kind, v, extra);
 }
 
 std::string target_column(const TargetLine& l, const MachineResults& m) {
@@ -344,23 +341,31 @@ std::string target_threshold_text(TargetKind kind) {
   return std::string(t.at_least ? ">= " : "<= ") + target_value(kind, *t.value);
 }
 
+std::string verdict_word(Verdict v) {
+  switch (v) {
+    case Verdict::kMet: return "met";
+    case Verdict::kNotMet: return "**not met**";
+    case Verdict::kUnsettled: return "**unsettled**";
+    case Verdict::kNotMeasured: return "not measured";
+    case Verdict::kInformational: return "informational";
+  }
+  return "";
+}
+
 std::string target_verdict(const TargetLine& l) {
-  std::string s;
+  std::string s = verdict_word(l.verdict);
   switch (l.verdict) {
-    case Verdict::kMet: s = "met"; break;
     case Verdict::kNotMet:
-      s = "**not met**";
       if (l.measured > 0 && l.met < l.measured) {
         s += " (" + std::to_string(l.measured - l.met) + " of " + std::to_string(l.measured) + " rows)";
       }
       break;
     case Verdict::kUnsettled:
-      s = l.met == l.measured ? "**unsettled** (every row meets it, but not every row can be trusted)"
-                              : "**unsettled** (" + std::to_string(l.measured - l.met) + " of " +
-                                    std::to_string(l.measured) + " rows miss it, each with a core that ran slow)";
+      s += l.met == l.measured ? " (every row meets it, but not every row can be trusted)"
+                               : " (" + std::to_string(l.measured - l.met) + " of " + std::to_string(l.measured) +
+                                     " rows miss it, each with a core that ran slow)";
       break;
-    case Verdict::kNotMeasured: s = "not measured"; break;
-    case Verdict::kInformational: s = "informational"; break;
+    default: break;
   }
   if (l.invalid > 0) s += "; " + std::to_string(l.invalid) + " row" + (l.invalid == 1 ? "" : "s") + " failed validation";
   if (l.ceiling_moved > 0) {
@@ -413,11 +418,8 @@ std::string targets_at_a_glance(const std::vector<TargetLine>& lines) {
       keys[key] = {target_name(l.kind), kernel, md_escape(l.dtypes[0])};
       order.push_back(key);
     }
-    std::string cell = measured_value(l.kind, *l.worst);
-    if (l.verdict == Verdict::kMet) cell += " met";
-    if (l.verdict == Verdict::kNotMet) cell += " **not met**";
-    if (l.verdict == Verdict::kUnsettled) cell += " unsettled";
-    cells[key][l.threads[0]] = cell;
+    cells[key][l.threads[0]] = measured_value(l.kind, *l.worst) +
+                               (l.verdict == Verdict::kInformational ? "" : " " + verdict_word(l.verdict));
     thread_counts.insert(l.threads[0]);
   }
   if (order.empty()) return "";
