@@ -3,7 +3,8 @@
 // Per tile of kTileFor<row type> positions (32 for 1-byte rows, else 16; kLongTile = 256 for fp32
 // groups of one or two heads): (1) scores for every (row, head) of the group with register-blocked
 // dot products (each K chunk is decoded once per block of heads, several rows in flight); (2) one
-// vectorised exp over the tile's scores and one online-softmax rescale per tile; (3) the V rows
+// vectorised exp over the tile's scores against each head's shift, rescaling only where the shift
+// rises (kShiftedSoftmax: past a slack; else to each tile's maximum); (3) the V rows
 // of the tile accumulated into the group's accumulators, register-blocked over heads and dims.
 // fp16/bf16/int8 rows are decoded in registers (PromoteTo / ConvertTo); row scales (int8, fp8,
 // int4) are folded into the scores (K) and the probabilities (V) so the decode is a plain
@@ -802,16 +803,37 @@ HWY_INLINE void AccumulateHeads(D df, P v, std::int64_t stride, std::int64_t row
   }
 }
 
-// e^x for the softmax's x = score - running max <= 0: Highway's range reduction and polynomial
-// (impl::ExpImpl<float>, as hn::Exp uses them) without the steps that serve other x. n = round(x
-// / ln 2) comes from one add of 1.5 * 2^23, whose low mantissa bits then hold n, and 2^n goes
-// into the exponent field with one integer add (p in [0.7, 1.42] and n >= -124 keep the result
-// normal), where hn::Exp converts with overflow fix-ups, builds two 2^n factors, multiplies twice
-// and selects against its lower bound. x is clamped at -86: e^-86 = 4.4e-38 is nothing next to
-// the running sum, which holds 1 for the max itself, and -inf (a partial tile's padding lanes)
-// gives that instead of 0. x = 0 gives exactly 1.
+// The softmax's shift. Exact attention allows any shift of the scores before the exponentials
+// (the sums and the accumulators take the same factor); the running maximum is one, but taking
+// it makes every tile end in a chain: lane sums -> store -> the tile's maximum (a reduction per
+// head) -> scalar compare -> exp -> the V phase's broadcasts. With kShiftedSoftmax each head keeps
+// its shift until a score climbs more than kSoftmaxSlack above it, so a tile needs only one
+// vector compare of all its scores against the shifts before its exponentials, and the rare
+// tile that fails it raises the shifts to its maxima (the first tile always); the sums stay in
+// vectors until the end of the range. The exponentials stay at most e^8 (2981): neither the sums
+// nor the accumulators come near fp32's range.
+// Measured (results/epyc-zen5-2c-kvm/kernel-rate/shifted-softmax.md; time with it over without,
+// binaries alternating): Zen 5 guest, one KV head from L2 (kernel_bench floor/, 512 positions),
+// fp32 G = 2 0.86-0.88, G = 8 0.90-0.92, fp16 G = 2 0.82-0.85, G = 8 0.85-0.86; decode_step
+// Qwen3-0.6B at 1 thread, fp32 at half the LLC median 0.95-0.97, from DRAM 1.00; fp16 0.90 and
+// 1.02. Emerald Rapids host, 1 and 16 threads: fp32 and fp16 medians 0.91-1.01 (attention fp32
+// G = 1 1.08, rounds 0.70-1.23); but bf16 from DRAM 1.06-1.22 (slower in 11 of 12 rounds) and int8
+// at its 1-thread LLC row 1.09-1.22, where on the Zen 5 the same form gained 0.92-0.98 from L2:
+// so fp32 and fp16 only, the others keep each tile's maximum.
+template <typename P>
+constexpr bool kShiftedSoftmax = std::is_same_v<P, const float*> || std::is_same_v<P, const hwy::float16_t*>;
+inline constexpr float kSoftmaxSlack = 8.0f;
+
+// e^x for the softmax's x = score - shift <= kSoftmaxSlack: Highway's range reduction and
+// polynomial (impl::ExpImpl<float>, as hn::Exp uses them) without the steps that serve other x.
+// n = round(x / ln 2) comes from one add of 1.5 * 2^23, whose low mantissa bits then hold n, and
+// 2^n goes into the exponent field with one integer add (p in [0.7, 1.42] and -124 <= n <= 12
+// keep the result normal), where hn::Exp converts with overflow fix-ups, builds two 2^n factors,
+// multiplies twice and selects against its lower bound. x is clamped at -86: e^-86 = 4.4e-38 is
+// nothing next to the running sum, which holds at least 1 from the shift's own score, and -inf
+// (a partial tile's padding lanes) gives that instead of 0. x = 0 gives exactly 1.
 template <class D, class V = hn::Vec<D>>
-HWY_INLINE V ExpNonPositive(D d, V x) {
+HWY_INLINE V ExpBounded(D d, V x) {
   const hn::RebindToSigned<D> di;
   hn::impl::ExpImpl<float> impl;
   const V kShifter = hn::Set(d, 12582912.0f);  // 1.5 * 2^23: sums in [2^23, 2^24) have ulp 1
@@ -828,7 +850,7 @@ HWY_INLINE V ExpNonPositive(D d, V x) {
 // The row scales (int8, fp8, int4) are two more streams, K's and V's, of 4 bytes per row in
 // arrays of their own: a line per 16 rows, which the window above does not cover. They are
 // prefetched kScaleAhead rows ahead, towards L2 (a tile's scale lines are few and read once).
-// This and ExpNonPositive, measured (results/epyc-zen5-2c-kvm/kernel-rate/exp-scales.md): kvbench
+// This and ExpBounded (then for x <= 0), measured (results/epyc-zen5-2c-kvm/kernel-rate/exp-scales.md): kvbench
 // decode_step, Qwen3-0.6B, 1 GiB, 1 thread, binaries alternating, time over main's. Zen 5: each
 // alone within its spread (int8 medians 1.01 and 0.99 over 6 and 8 rounds), both together int8
 // 0.957-0.988 in 7 of 8 rounds (median 0.971), fp8 e4m3 0.94-0.99 (0.962), int4 median 0.987,
@@ -866,6 +888,10 @@ void PartialTyped(const PartialArgs& a) {
   std::fill(a.acc, a.acc + std::int64_t{G} * d, 0.0f);
 
   HWY_ALIGN float s[kTileHeads<kT> * kT];  // scores, then probabilities, [head][row]
+  constexpr bool kShifted = kShiftedSoftmax<P>;
+  // kShifted: each head's running sum of exponentials, lane by lane (set by the first tile),
+  // added up once after the last tile.
+  HWY_ALIGN float sums[kShifted ? kTileHeads<kT> * hn::MaxLanes(dt) : 1];
   const std::int64_t row_bytes = dtype_row_bytes(a.dtype, d);
   constexpr bool joint = !kSplit;
   const auto kpf = StreamPrefetch<P>::Whole(k, a.stride, a.rows, row_bytes, a.prefetch, joint, v);
@@ -940,8 +966,10 @@ void PartialTyped(const PartialArgs& a) {
       ScoreHeads<1, kT>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kT, score_scale,
                     kscale, pass_prefetch(kpf, k_shares, pass++), pt);
 
-    // Online softmax, once per tile and head, over the tile's rows rounded up to whole vectors.
+    // Online softmax, once per tile (kShiftedSoftmax: a shift raised only past the slack, else
+    // each tile's maximum), over the tile's rows rounded up to whole vectors.
     const std::int64_t padded = (rows + NT - 1) / NT * NT;
+    auto excess = hn::Set(dt, kNegInf);
     for (g = 0; g < G; ++g) {
       float* sg = s + g * kT;
       // Lanes past the rows of a last, partial tile (stale scores) become -inf (exp -> 0), in
@@ -953,27 +981,44 @@ void PartialTyped(const PartialArgs& a) {
           const auto valid = hn::FirstN(dt, static_cast<std::size_t>(std::max<std::int64_t>(0, rows - r)));
           hn::Store(hn::IfThenElse(valid, hn::Load(dt, sg + r), hn::Set(dt, kNegInf)), dt, sg + r);
         }
-      auto vmax = hn::Load(dt, sg);
-      for (std::int64_t r = NT; r < padded; r += NT) vmax = hn::Max(vmax, hn::Load(dt, sg + r));
-      const float tile_max = hn::GetLane(hn::MaxOfLanes(dt, vmax));
-      const float old_max = a.max[g];
-      if (tile_max > old_max) {
-        if (a.sum[g] != 0.0f) {  // nothing to rescale before the first row (max -inf)
-          const float corr = std::exp(old_max - tile_max);
-          a.sum[g] *= corr;
-          float* ag = a.acc + std::int64_t{g} * d;
-          for (std::int32_t j = 0; j < d; ++j) ag[j] *= corr;
+      if constexpr (kShifted) {
+        if (t == 0) continue;  // no shift yet: raised below
+        const auto limit = hn::Set(dt, a.max[g] + kSoftmaxSlack);
+        for (std::int64_t r = 0; r < padded; r += NT)
+          excess = hn::Max(excess, hn::Sub(hn::Load(dt, sg + r), limit));
+      }
+    }
+    const bool raise = !kShifted || t == 0 || !hn::AllFalse(dt, hn::Gt(excess, hn::Zero(dt)));
+    for (g = 0; g < G; ++g) {
+      float* sg = s + g * kT;
+      if (raise) {
+        auto vmax = hn::Load(dt, sg);
+        for (std::int64_t r = NT; r < padded; r += NT) vmax = hn::Max(vmax, hn::Load(dt, sg + r));
+        const float tile_max = hn::GetLane(hn::MaxOfLanes(dt, vmax));
+        const float old_max = a.max[g];
+        if (tile_max > old_max) {
+          // Nothing to rescale before the first row (max -inf, sum 0).
+          if (kShifted ? old_max != kNegInf : a.sum[g] != 0.0f) {
+            const float corr = std::exp(old_max - tile_max);
+            if constexpr (kShifted)
+              hn::Store(hn::Mul(hn::Load(dt, sums + g * NT), hn::Set(dt, corr)), dt, sums + g * NT);
+            else
+              a.sum[g] *= corr;
+            float* ag = a.acc + std::int64_t{g} * d;
+            for (std::int32_t j = 0; j < d; ++j) ag[j] *= corr;
+          }
+          a.max[g] = tile_max;
         }
-        a.max[g] = tile_max;
       }
       const auto m = hn::Set(dt, a.max[g]);
-      auto vsum = hn::Zero(dt);
+      auto vsum = !kShifted || t == 0 ? hn::Zero(dt) : hn::Load(dt, sums + g * NT);
       for (std::int64_t r = 0; r < padded; r += NT) {
-        const auto p = ExpNonPositive(dt, hn::Sub(hn::Load(dt, sg + r), m));
+        const auto p = ExpBounded(dt, hn::Sub(hn::Load(dt, sg + r), m));
         vsum = hn::Add(vsum, p);
         hn::Store(p, dt, sg + r);
       }
-      a.sum[g] += hn::GetLane(hn::SumOfLanes(dt, vsum));
+      if constexpr (kShifted) hn::Store(vsum, dt, sums + g * NT);
+      else a.sum[g] += hn::GetLane(hn::SumOfLanes(dt, vsum));
       if (a.vscale != nullptr)
         for (std::int64_t r = 0; r < rows; ++r) sg[r] *= a.vscale[t + r] * kDecodeUnit<P>;
     }
@@ -991,6 +1036,10 @@ void PartialTyped(const PartialArgs& a) {
       AccumulateHeads<1, kT>(df, vt, a.stride, rows, d, s + g * kT, a.acc + std::int64_t{g} * d,
                          vpass_prefetch(pass++), pt);
   }
+
+  if constexpr (kShifted)
+    for (std::int32_t g = 0; a.rows > 0 && g < G; ++g)
+      a.sum[g] = hn::GetLane(hn::SumOfLanes(dt, hn::Load(dt, sums + g * NT)));
 
   if constexpr (Paired<decltype(df), P>()) {  // accumulators back to element order
     const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));

@@ -10,7 +10,8 @@
 namespace kvb {
 
 // Running state of online softmax for the G = group_size query heads of one KV head over a
-// range of positions: max[g], sum[g] (of exp(s - max)), acc[g * head_dim + d] (unnormalised).
+// range of positions: max[g] (the shift of the exponentials: the range's largest score, or for
+// fp32 and fp16 up to 8 below it), sum[g] (of exp(s - max)), acc[g * head_dim + d] (unnormalised).
 // Storage belongs to the caller; attention_partial_floats() says how many floats it needs.
 struct AttentionPartial {
   float* max = nullptr;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -252,6 +253,58 @@ TEST_P(SplitMerge, SplitThenMergeEqualsOnePass) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDTypes, SplitMerge, ::testing::ValuesIn(kExtendedDTypes),
+                         [](const auto& info) { return std::string(dtype_name(info.param)); });
+
+// The fast kernel takes each head's exponentials against a shift that is raised only when a score
+// climbs more than a slack above it (kernels/attention.cc: fp32 and fp16; the other dtypes raise it
+// to each tile's maximum), and a range of at most 256 rows as one tile. Here head 0's scores climb by 0.5 a position (past the slack within a tile and over
+// tiles), fall back, then jump 12 above their peak and decay slowly; the other heads' scores are
+// theirs times up to 1.875. Group sizes 1, 2 and 8, over ranges that take short tiles (700), one
+// long tile (200) and a partial last tile (37).
+class ClimbingScores : public ::testing::TestWithParam<DType> {};
+
+TEST_P(ClimbingScores, ShiftsRaisedMidRangeMatchTheReference) {
+  const std::int32_t d = 128;
+  const float scale = 1.0f / std::sqrt(float(d));
+  for (const auto& heads : {std::pair{8, 8}, std::pair{16, 8}, std::pair{8, 1}}) {
+    for (const std::int64_t context : {700, 200, 37}) {
+      AttnCase c{d, context, heads.first, heads.second, GetParam(), Layout::kHeadMajor, false};
+      OwnedCache cache(shape_of(c, c.dtype, context));
+      ASSERT_EQ(cache.status(), Status::kOk);
+      std::mt19937 rng(static_cast<unsigned>(context + heads.first));
+      // Each K row is constant, sqrt(d) * score / d, so that q = 1 scores it `score`.
+      const float n = float(context), peak = 0.25f * n;
+      std::vector<std::vector<float>> kv;
+      for (int i = 0; i < 4; ++i) {
+        std::vector<float> rows = random_floats(static_cast<std::size_t>(c.kv_heads) * context * d, rng);
+        if (i % 2 == 0) {
+          for (std::int32_t h = 0; h < c.kv_heads; ++h)
+            for (std::int64_t t = 0; t < context; ++t) {
+              const float u = float(t);
+              const float score = u < n / 2 ? 0.5f * u
+                                  : u < 0.75f * n ? peak - 0.5f * (u - n / 2)
+                                                  : peak + 12.0f - 0.05f * (u - 0.75f * n) + 0.01f * float(h);
+              std::fill_n(rows.begin() + (std::int64_t{h} * context + t) * d, d, score / std::sqrt(float(d)));
+            }
+        }
+        kv.push_back(rows);
+      }
+      fill(cache, kv, context);
+      std::vector<float> q(static_cast<std::size_t>(c.q_heads) * d);
+      for (std::int32_t h = 0; h < c.q_heads; ++h)
+        std::fill_n(q.begin() + std::int64_t{h} * d, d, 1.0f + float(h % 8) / 8.0f);
+      const auto ref = reference(cache, 1, context, q);
+      std::vector<float> out(ref.size(), -7.0f);
+      std::vector<float> ws(static_cast<std::size_t>(attention_partial_floats(cache.geometry().shape())));
+      ASSERT_EQ(decode_attention(cache.view(), 1, context, q.data(), scale, out.data(), ws.data()),
+                Status::kOk);
+      EXPECT_LE(max_abs_diff(out, ref), kKernelTol)
+          << dtype_name(c.dtype) << " G = " << heads.first / heads.second << ", " << context << " positions";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllDTypes, ClimbingScores, ::testing::ValuesIn(kExtendedDTypes),
                          [](const auto& info) { return std::string(dtype_name(info.param)); });
 
 class SlidingWindow : public ::testing::TestWithParam<DType> {};
