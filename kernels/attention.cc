@@ -424,7 +424,9 @@ HWY_INLINE void ScoreRowPairs(D df, P k, std::int64_t stride, std::int32_t d, co
 }
 
 // Scores for R rows x H heads: s[h][r] = scale * rowscale * (q_h . k_r).
-template <int R, int H, std::int64_t kT, class D, typename P>
+// kQSplit (rows decoded in pairs of chunks): q holds each pair of chunks de-interleaved already
+// (SplitQueryPairs), else the pairs are de-interleaved here.
+template <int R, int H, std::int64_t kT, bool kQSplit, class D, typename P>
 HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
                            const float* q, float* s_rows /* [H][kT] */, float scale,
                            const float* kscale) {
@@ -447,8 +449,8 @@ HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
       for (int h = 0; h < H; ++h) {
         const hn::Vec<D> q0 = hn::LoadU(df, q + h * d + j);
         const hn::Vec<D> q1 = hn::LoadU(df, q + h * d + j + N);
-        qe[h] = ConcatEvenOrSelf(df, q1, q0);
-        qo[h] = ConcatOddOrSelf(df, q1, q0);
+        qe[h] = kQSplit ? q0 : ConcatEvenOrSelf(df, q1, q0);
+        qo[h] = kQSplit ? q1 : ConcatOddOrSelf(df, q1, q0);
       }
       for (int r = 0; r < R; ++r) {
         hn::Vec<D> ke, ko;
@@ -748,7 +750,7 @@ HWY_INLINE void Sweep(D df, P v, std::int64_t stride, std::int64_t rows, std::in
 // behind it). Measured, kernel_bench CPU time, 1 layer, G = 2, two
 // alternating runs: L3 fp16 227-284 -> 182-190 us, int8 141-150 -> 133; DRAM fp16 5.93 -> 5.31
 // ms, int8 3.74 -> 3.03 ms, fp32 within noise.
-template <int H, std::int64_t kT, class D, typename P>
+template <int H, std::int64_t kT, bool kQSplit, class D, typename P>
 HWY_INLINE void ScoreHeads(D df, P k, std::int64_t stride, std::int64_t rows,
                            std::int32_t d, const float* q, float* s, float scale,
                            const float* kscale, const StreamPrefetch<P>* pf = nullptr,
@@ -756,16 +758,16 @@ HWY_INLINE void ScoreHeads(D df, P k, std::int64_t stride, std::int64_t rows,
   std::int64_t r = 0;
   for (; r + kRowsBlock <= rows; r += kRowsBlock) {
     if (pf) (*pf)(pf_row + r, pf_row + r + kRowsBlock);
-    ScoreBlock<kRowsBlock, H, kT>(df, k + r * stride, stride, d, q, s + r, scale,
-                              kscale ? kscale + r : nullptr);
+    ScoreBlock<kRowsBlock, H, kT, kQSplit>(df, k + r * stride, stride, d, q, s + r, scale,
+                                           kscale ? kscale + r : nullptr);
   }
   if (pf && r < rows) (*pf)(pf_row + r, pf_row + rows);
   const P kr = k + r * stride;
   const float* ks = kscale ? kscale + r : nullptr;
   switch (rows - r) {  // the last 1-3 rows of a tile, as one block
-    case 1: ScoreBlock<1, H, kT>(df, kr, stride, d, q, s + r, scale, ks); break;
-    case 2: ScoreBlock<2, H, kT>(df, kr, stride, d, q, s + r, scale, ks); break;
-    case 3: ScoreBlock<3, H, kT>(df, kr, stride, d, q, s + r, scale, ks); break;
+    case 1: ScoreBlock<1, H, kT, kQSplit>(df, kr, stride, d, q, s + r, scale, ks); break;
+    case 2: ScoreBlock<2, H, kT, kQSplit>(df, kr, stride, d, q, s + r, scale, ks); break;
+    case 3: ScoreBlock<3, H, kT, kQSplit>(df, kr, stride, d, q, s + r, scale, ks); break;
     default: break;
   }
 }
@@ -863,10 +865,45 @@ HWY_INLINE V ExpBounded(D d, V x) {
 constexpr std::int64_t kScaleAhead = 512;
 constexpr std::int64_t kScalesPerLine = 64 / sizeof(float);
 
+// Rows decoded in pairs of chunks (bf16, int4) score against the query de-interleaved the same
+// way (SplitQueryPairs): once per call, where G x head_dim fits kMaxSplitQuery floats (16 heads of
+// 128 dims, 8 of 256), instead of two shuffles per head and pair of chunks in every block of
+// rows. Ranges of two blocks or less keep the shuffles, which are then fewer than the split's.
+// Measured (results/epyc-zen5-2c-kvm/kernel-rate/split-query.md; time with the split over
+// without, binaries alternating): Zen 5 guest, kernel_bench floor/bf16 (512 positions from L2)
+// G = 2 0.78-0.94 in 8 rounds, G = 8 0.80-1.00; int4 Qwen3-0.6B layer from L3 0.92-0.99. From DRAM
+// bf16 and int4 stay within their spread there (medians 0.95-1.00) and on the Emerald Rapids host
+// (9 rounds, median 1.00). Split at 2 positions, decode_step took 1.01-1.07x the time.
+inline constexpr std::int64_t kMaxSplitQuery = 2048;
+HWY_INLINE bool QuerySplit(const PartialArgs& a) {
+  return a.rows > 2 * kRowsBlock && std::int64_t{a.heads} * a.head_dim <= kMaxSplitQuery;
+}
+// out[h] = q[h] with each whole pair of chunks (2 x Lanes(df) dims) as its even dims, then its odd
+// ones (ConcatEven / ConcatOdd, as LoadPair decodes the rows); dims past the last pair as they are.
+template <class D>
+HWY_INLINE const float* SplitQueryPairs(D df, const float* q, std::int32_t heads, std::int32_t d,
+                                        float* out) {
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
+  for (std::int64_t h = 0; h < heads; ++h) {
+    const float* qh = q + h * d;
+    float* oh = out + h * d;
+    std::int64_t j = 0;
+    for (; j + 2 * N <= d; j += 2 * N) {
+      const hn::Vec<D> q0 = hn::LoadU(df, qh + j);
+      const hn::Vec<D> q1 = hn::LoadU(df, qh + j + N);
+      hn::StoreU(ConcatEvenOrSelf(df, q1, q0), df, oh + j);
+      hn::StoreU(ConcatOddOrSelf(df, q1, q0), df, oh + j + N);
+    }
+    std::copy(qh + j, qh + d, oh + j);
+  }
+  return out;
+}
+
 // P: pointer to the row elements (const T* for byte-addressable dtypes, Int4Ptr for int4).
 // kSplit: the prefetch scheme (joint_prefetch), a template argument so that each scheme's code is
-// compiled without the other's tests.
-template <typename P, bool kSplit, std::int64_t kT>
+// compiled without the other's tests. kQSplit: the query's pairs of chunks de-interleaved once
+// per call (QuerySplit).
+template <typename P, bool kSplit, std::int64_t kT, bool kQSplit>
 void PartialTyped(const PartialArgs& a) {
   const hn::ScalableTag<float> df;
   // Softmax over a tile uses at most kT lanes so the score rows divide evenly.
@@ -886,6 +923,10 @@ void PartialTyped(const PartialArgs& a) {
     a.sum[g] = 0.0f;
   }
   std::fill(a.acc, a.acc + std::int64_t{G} * d, 0.0f);
+
+  HWY_ALIGN float q_pairs[kQSplit ? kMaxSplitQuery : 1];
+  const float* q = a.q;
+  if constexpr (kQSplit) q = SplitQueryPairs(df, a.q, G, d, q_pairs);
 
   HWY_ALIGN float s[kTileHeads<kT> * kT];  // scores, then probabilities, [head][row]
   constexpr bool kShifted = kShiftedSoftmax<P>;
@@ -957,14 +998,15 @@ void PartialTyped(const PartialArgs& a) {
       }
     }
     for (; g + kHeadsBlock <= G; g += kHeadsBlock)
-      ScoreHeads<kHeadsBlock, kT>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kT,
-                              score_scale, kscale, pass_prefetch(kpf, k_shares, pass++), pt);
+      ScoreHeads<kHeadsBlock, kT, kQSplit>(df, kt, a.stride, rows, d, q + std::int64_t{g} * d,
+                                           s + g * kT, score_scale, kscale,
+                                           pass_prefetch(kpf, k_shares, pass++), pt);
     for (; g + 2 <= G; g += 2)
-      ScoreHeads<2, kT>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kT, score_scale,
-                    kscale, pass_prefetch(kpf, k_shares, pass++), pt);
+      ScoreHeads<2, kT, kQSplit>(df, kt, a.stride, rows, d, q + std::int64_t{g} * d, s + g * kT,
+                                 score_scale, kscale, pass_prefetch(kpf, k_shares, pass++), pt);
     for (; g < G; ++g)
-      ScoreHeads<1, kT>(df, kt, a.stride, rows, d, a.q + std::int64_t{g} * d, s + g * kT, score_scale,
-                    kscale, pass_prefetch(kpf, k_shares, pass++), pt);
+      ScoreHeads<1, kT, kQSplit>(df, kt, a.stride, rows, d, q + std::int64_t{g} * d, s + g * kT,
+                                 score_scale, kscale, pass_prefetch(kpf, k_shares, pass++), pt);
 
     // Online softmax, once per tile (kShiftedSoftmax: a shift raised only past the slack, else
     // each tile's maximum), over the tile's rows rounded up to whole vectors.
@@ -1057,10 +1099,18 @@ void PartialTyped(const PartialArgs& a) {
   }
 }
 
+template <typename P, std::int64_t kT, bool kQSplit>
+void PartialQuery(const PartialArgs& a) {
+  if (joint_prefetch(dtype_row_bytes(a.dtype, a.head_dim))) return PartialTyped<P, false, kT, kQSplit>(a);
+  return PartialTyped<P, true, kT, kQSplit>(a);
+}
+
 template <typename P, std::int64_t kT>
 void PartialScheme(const PartialArgs& a) {
-  if (joint_prefetch(dtype_row_bytes(a.dtype, a.head_dim))) return PartialTyped<P, false, kT>(a);
-  return PartialTyped<P, true, kT>(a);
+  if constexpr (Paired<hn::ScalableTag<float>, P>()) {
+    if (QuerySplit(a)) return PartialQuery<P, kT, true>(a);
+  }
+  return PartialQuery<P, kT, false>(a);
 }
 
 template <typename P>
