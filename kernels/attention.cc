@@ -821,7 +821,9 @@ HWY_INLINE void AccumulateHeads(D df, P v, std::int64_t stride, std::int64_t row
 // 1.02. Emerald Rapids host, 1 and 16 threads: fp32 and fp16 medians 0.91-1.01 (attention fp32
 // G = 1 1.08, rounds 0.70-1.23); but bf16 from DRAM 1.06-1.22 (slower in 11 of 12 rounds) and int8
 // at its 1-thread LLC row 1.09-1.22, where on the Zen 5 the same form gained 0.92-0.98 from L2:
-// so fp32 and fp16 only, the others keep each tile's maximum.
+// so fp32 and fp16 only, the others keep each tile's maximum. Retried over 12b5ac3 (same file):
+// the EMR host's DRAM and LLC rows at medians 0.95-1.02 this time, but the Zen 5's LLC rows slower,
+// bf16 1.02-1.23 and int8 1.01-1.28 in 3 rounds.
 template <typename P>
 constexpr bool kShiftedSoftmax = std::is_same_v<P, const float*> || std::is_same_v<P, const hwy::float16_t*>;
 inline constexpr float kSoftmaxSlack = 8.0f;
