@@ -1102,33 +1102,33 @@ void PartialTyped(const PartialArgs& a) {
 }
 
 template <typename P, std::int64_t kT, bool kQSplit>
-void PartialQuery(const PartialArgs& a) {
+void PartialScheme(const PartialArgs& a) {
   if (joint_prefetch(dtype_row_bytes(a.dtype, a.head_dim))) return PartialTyped<P, false, kT, kQSplit>(a);
   return PartialTyped<P, true, kT, kQSplit>(a);
 }
 
 template <typename P, std::int64_t kT>
-void PartialScheme(const PartialArgs& a) {
+void PartialQuery(const PartialArgs& a) {
   if constexpr (Paired<hn::ScalableTag<float>, P>()) {
-    if (QuerySplit(a)) return PartialQuery<P, kT, true>(a);
+    if (QuerySplit(a)) return PartialScheme<P, kT, true>(a);
   }
-  return PartialQuery<P, kT, false>(a);
+  return PartialScheme<P, kT, false>(a);
 }
 
 template <typename P>
 void PartialTile(const PartialArgs& a) {
   constexpr std::int64_t kT = kTileFor<P>;
   if constexpr (kT != kTile && std::is_same_v<P, const std::int8_t*>) {
-    if (a.amx != nullptr) return PartialScheme<P, kTile>(a);  // AMX scores 16 rows at a time
+    if (a.amx != nullptr) return PartialQuery<P, kTile>(a);  // AMX scores 16 rows at a time
   }
   if constexpr (kLongTiles<P>) {
-    if (a.heads <= kLongTileHeads && a.rows > kT) return PartialScheme<P, kLongTile>(a);
+    if (a.heads <= kLongTileHeads && a.rows > kT) return PartialQuery<P, kLongTile>(a);
   } else {
     // A range of a few short tiles (the LLC rows' short contexts) pays each tile's closing chain
     // once as one long tile; longer ranges keep the short tiles (see kLongTile).
-    if (a.heads <= kLongTileHeads && a.rows > kT && a.rows <= kLongTile) return PartialScheme<P, kLongTile>(a);
+    if (a.heads <= kLongTileHeads && a.rows > kT && a.rows <= kLongTile) return PartialQuery<P, kLongTile>(a);
   }
-  return PartialScheme<P, kT>(a);
+  return PartialQuery<P, kT>(a);
 }
 
 void Partial(const PartialArgs& a) {
