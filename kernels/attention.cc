@@ -423,6 +423,17 @@ HWY_INLINE void ScoreRowPairs(D df, P k, std::int64_t stride, std::int32_t d, co
       }
 }
 
+// A pair of chunks of the query (2 x Lanes(df) floats) as its even and its odd elements, the
+// order LoadPair decodes the rows in.
+template <class D>
+HWY_INLINE void LoadQueryPair(D df, const float* q, hn::Vec<D>* even, hn::Vec<D>* odd) {
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
+  const hn::Vec<D> q0 = hn::LoadU(df, q);
+  const hn::Vec<D> q1 = hn::LoadU(df, q + N);
+  *even = ConcatEvenOrSelf(df, q1, q0);
+  *odd = ConcatOddOrSelf(df, q1, q0);
+}
+
 // Scores for R rows x H heads: s[h][r] = scale * rowscale * (q_h . k_r).
 // kQSplit (rows decoded in pairs of chunks): q holds each pair of chunks de-interleaved already
 // (SplitQueryPairs), else the pairs are de-interleaved here.
@@ -447,10 +458,12 @@ HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
     for (; j + 2 * N <= d; j += 2 * N) {
       hn::Vec<D> qe[H], qo[H];
       for (int h = 0; h < H; ++h) {
-        const hn::Vec<D> q0 = hn::LoadU(df, q + h * d + j);
-        const hn::Vec<D> q1 = hn::LoadU(df, q + h * d + j + N);
-        qe[h] = kQSplit ? q0 : ConcatEvenOrSelf(df, q1, q0);
-        qo[h] = kQSplit ? q1 : ConcatOddOrSelf(df, q1, q0);
+        if constexpr (kQSplit) {
+          qe[h] = hn::LoadU(df, q + h * d + j);
+          qo[h] = hn::LoadU(df, q + h * d + j + N);
+        } else {
+          LoadQueryPair(df, q + h * d + j, &qe[h], &qo[h]);
+        }
       }
       for (int r = 0; r < R; ++r) {
         hn::Vec<D> ke, ko;
@@ -880,8 +893,8 @@ inline constexpr std::int64_t kMaxSplitQuery = 2048;
 HWY_INLINE bool QuerySplit(const PartialArgs& a) {
   return a.rows > 2 * kRowsBlock && std::int64_t{a.heads} * a.head_dim <= kMaxSplitQuery;
 }
-// out[h] = q[h] with each whole pair of chunks (2 x Lanes(df) dims) as its even dims, then its odd
-// ones (ConcatEven / ConcatOdd, as LoadPair decodes the rows); dims past the last pair as they are.
+// out[h] = q[h] with each whole pair of chunks as LoadQueryPair splits it (its even dims, then its
+// odd ones); dims past the last pair as they are.
 template <class D>
 HWY_INLINE const float* SplitQueryPairs(D df, const float* q, std::int32_t heads, std::int32_t d,
                                         float* out) {
@@ -891,10 +904,10 @@ HWY_INLINE const float* SplitQueryPairs(D df, const float* q, std::int32_t heads
     float* oh = out + h * d;
     std::int64_t j = 0;
     for (; j + 2 * N <= d; j += 2 * N) {
-      const hn::Vec<D> q0 = hn::LoadU(df, qh + j);
-      const hn::Vec<D> q1 = hn::LoadU(df, qh + j + N);
-      hn::StoreU(ConcatEvenOrSelf(df, q1, q0), df, oh + j);
-      hn::StoreU(ConcatOddOrSelf(df, q1, q0), df, oh + j + N);
+      hn::Vec<D> even, odd;
+      LoadQueryPair(df, qh + j, &even, &odd);
+      hn::StoreU(even, df, oh + j);
+      hn::StoreU(odd, df, oh + j + N);
     }
     std::copy(qh + j, qh + d, oh + j);
   }
