@@ -21,6 +21,10 @@
 // at G = 1 and about 1.1x faster at G = 8 (attention_amx.cc has the numbers); with the hook off,
 // the FMA path measured unchanged on the AMD EPYC guest (int8 decode_step 47-52% of the DRAM
 // ceiling before, 48-53% after, AVX2).
+// The same limbs against K with AVX512-VNNI's VPDPBUSD (no converts) were timed as a bare loop on
+// the Zen 5 guest: the score arithmetic 0.87x, the whole int8 loop 0.98x from L2 and 0.99x from
+// DRAM (the V side and the lane sums untouched), so no such path
+// (results/epyc-zen5-2c-kvm/kernel-rate/vnni-scores.md).
 
 #include "kernels/attention.h"
 

@@ -13,7 +13,13 @@
 // Threads (THREADS, default 1) split the items, pinned to PUS (comma list, default 0..THREADS-1),
 // start together and are timed as one pass (bytes over the slowest thread's time).
 // Prints one line per round, dtype and variant: best of REPS passes (default 3), in GB/s.
-// Build: g++ -O3 -march=x86-64-v4 -pthread dtype_rate.cc -o dtype_rate
+// Added 2026-11-29 (vnni-scores.md): int8 "VNNI scores" (the K rows scored against an exact
+// three-limb int8 form of the query with VPDPBUSD instead of converted to fp32; built only with
+// -mavx512vnni, run only where VARIANTS names it), and knobs to take the loop apart: BYTES (the
+// whole set; e.g. 524288 with ITEMS=1 keeps it in L2), DTYPES and VARIANTS (comma lists of first
+// words: fp32, ..., int8; kernel, long, nowindow, loads, VNNI), SKIP_V=1 or SKIP_K=1 (one side
+// only) and NO_REDUCE=1 (one lane instead of each row's lane sum). Defaults as before.
+// Build: g++ -O3 -march=x86-64-v4 -pthread dtype_rate.cc -o dtype_rate  (add -mavx512vnni for VNNI)
 #include <immintrin.h>
 #include <pthread.h>
 #include <sched.h>
@@ -33,11 +39,12 @@ namespace {
 constexpr int kDim = 128, kChunks = kDim / 16;
 constexpr std::size_t kWindow = 4096;
 enum class Dt { kF32, kF16, kBF16, kI8 };
-enum class Variant { kKernelTile, kLongTile, kNoWindow, kLoadsOnly };
+enum class Variant { kKernelTile, kLongTile, kNoWindow, kLoadsOnly, kVnniScores };
 const char* dt_name(Dt t) { return t == Dt::kF32 ? "fp32" : t == Dt::kF16 ? "fp16" : t == Dt::kBF16 ? "bf16" : "int8"; }
 const char* variant_name(Variant v) {
   return v == Variant::kKernelTile ? "kernel tile, window" : v == Variant::kLongTile ? "long tile (256), window"
-         : v == Variant::kNoWindow ? "kernel tile, no window" : "kernel tile, window, loads only";
+         : v == Variant::kNoWindow ? "kernel tile, no window"
+         : v == Variant::kVnniScores ? "kernel tile, window, VNNI scores" : "kernel tile, window, loads only";
 }
 std::size_t row_bytes(Dt t) { return t == Dt::kF32 ? 512 : t == Dt::kI8 ? 128 : 256; }
 
@@ -61,6 +68,12 @@ inline void prefetch_range(const char* p, std::size_t bytes) {
   for (std::size_t b = 0; b < bytes; b += 64) _mm_prefetch(p + b, _MM_HINT_T0);
 }
 
+// SKIP_V=1: K scores only (diagnostic of the score side's cost), SKIP_K=1: V only.
+const bool g_skip_v = std::getenv("SKIP_V") != nullptr;
+const bool g_skip_k = std::getenv("SKIP_K") != nullptr;
+const bool g_no_reduce = std::getenv("NO_REDUCE") != nullptr;  // one lane instead of the lane sum
+inline float lane_sum(__m512 v) { return g_no_reduce ? _mm512_cvtss_f32(v) : _mm512_reduce_add_ps(v); }
+
 struct Sink {
   __m512 f = _mm512_setzero_ps();
   __m512i i = _mm512_setzero_si512();
@@ -77,10 +90,26 @@ void item_pass(const char* K, const char* Vr, std::size_t ctx, std::size_t tile,
   for (auto& h : acc)
     for (auto& a : h) a = _mm512_setzero_ps();
   __m512i ior = _mm512_setzero_si512();
+  // Query limbs for the VNNI variant: fixed small values (this loop times the access shape, not
+  // the quantisation); bias_sum[h] = 128 * sum of the limb-weighted query, the XOR's correction.
+  alignas(64) static __m512i qlimb[2][3][kDim / 64];
+  static float bias_sum[2];
+#ifdef __AVX512VNNI__
+  if constexpr (V == Variant::kVnniScores) {
+    for (int h = 0; h < 2; ++h) {
+      bias_sum[h] = 0;
+      for (int l = 0; l < 3; ++l)
+        for (int c = 0; c < kDim / 64; ++c) {
+          qlimb[h][l][c] = _mm512_set1_epi8(static_cast<char>(3 + h + 5 * l));
+          bias_sum[h] += 128.0f * 64 * (3 + h + 5 * l) * (l == 2 ? 65536.0f : l == 1 ? 256.0f : 1.0f);
+        }
+    }
+  }
+#endif
   for (std::size_t t0 = 0; t0 < ctx; t0 += tile) {
     const char* k = K + t0 * rb;
     const char* v = Vr + t0 * rb;
-    for (std::size_t r = 0; r < tile; r += 4) {
+    for (std::size_t r = 0; r < tile && !g_skip_k; r += 4) {
       if (window) {
         prefetch_range(k + r * rb + kWindow, 4 * rb);
         if (joint) prefetch_range(v + r * rb + kWindow, 4 * rb);
@@ -91,6 +120,35 @@ void item_pass(const char* K, const char* Vr, std::size_t ctx, std::size_t tile,
             ior = _mm512_or_si512(ior, raw<T>(k + (r + rr) * rb, c));
         continue;
       }
+#ifdef __AVX512VNNI__
+      if constexpr (V == Variant::kVnniScores) {
+        // int8 only: the K rows biased to uint8 (XOR 0x80) against three int8 limbs of each head's
+        // query (memory operands, L1): 3 VPDPBUSD per head and 64 bytes, then limbs 1 and 0 joined
+        // in int32 (exact: |S1| * 256 + |S0| < 2^31), both halves converted and joined by one FMA.
+        __m512i s[4][2][3];
+        for (auto& x : s)
+          for (auto& h : x)
+            for (auto& l : h) l = _mm512_setzero_si512();
+        const __m512i bias = _mm512_set1_epi8(static_cast<char>(0x80));
+#pragma GCC unroll 2
+        for (int c = 0; c < kDim / 64; ++c)
+#pragma GCC unroll 4
+          for (int rr = 0; rr < 4; ++rr) {
+            const __m512i x = _mm512_xor_si512(
+                _mm512_load_si512(reinterpret_cast<const __m512i*>(k + (r + rr) * rb) + c), bias);
+            for (int h = 0; h < 2; ++h)
+              for (int l = 0; l < 3; ++l) s[rr][h][l] = _mm512_dpbusd_epi32(s[rr][h][l], x, qlimb[h][l][c]);
+          }
+        for (int rr = 0; rr < 4; ++rr)
+          for (int h = 0; h < 2; ++h) {
+            const __m512i low = _mm512_add_epi32(_mm512_slli_epi32(s[rr][h][1], 8), s[rr][h][0]);
+            const __m512 f = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s[rr][h][2]), _mm512_set1_ps(65536.0f),
+                                             _mm512_cvtepi32_ps(low));
+            p[r + rr][h] = (lane_sum(f) - bias_sum[h]) * 1e-12f;
+          }
+        continue;
+      }
+#endif
       __m512 a[4][2];
       for (auto& x : a) x[0] = x[1] = _mm512_setzero_ps();
 #pragma GCC unroll 8
@@ -102,10 +160,11 @@ void item_pass(const char* K, const char* Vr, std::size_t ctx, std::size_t tile,
           a[rr][1] = _mm512_fmadd_ps(x, q1, a[rr][1]);
         }
       for (int rr = 0; rr < 4; ++rr) {
-        p[r + rr][0] = _mm512_reduce_add_ps(a[rr][0]) * 1e-6f;
-        p[r + rr][1] = _mm512_reduce_add_ps(a[rr][1]) * 1e-6f;
+        p[r + rr][0] = lane_sum(a[rr][0]) * 1e-6f;
+        p[r + rr][1] = lane_sum(a[rr][1]) * 1e-6f;
       }
     }
+    if (g_skip_v) continue;
     for (std::size_t r = 0; r < tile; ++r) {
       if (window && !joint) prefetch_range(v + r * rb + kWindow, rb);
       if constexpr (loads_only) {
@@ -143,6 +202,11 @@ PassFn pass_for(Variant v) {
     case Variant::kLongTile: return items_pass<T, Variant::kLongTile>;
     case Variant::kNoWindow: return items_pass<T, Variant::kNoWindow>;
     case Variant::kLoadsOnly: return items_pass<T, Variant::kLoadsOnly>;
+#ifdef __AVX512VNNI__
+    case Variant::kVnniScores: return T == Dt::kI8 ? items_pass<T, Variant::kVnniScores> : nullptr;
+#else
+    case Variant::kVnniScores: return nullptr;  // built without -mavx512vnni
+#endif
   }
   return nullptr;
 }
@@ -159,6 +223,25 @@ PassFn pass_for(Dt t, Variant v) {
 std::size_t env_or(const char* name, std::size_t fallback) {
   const char* s = std::getenv(name);
   return s != nullptr ? std::strtoull(s, nullptr, 10) : fallback;
+}
+
+// DTYPES / VARIANTS (comma lists of names' first words, e.g. "int8" and "kernel,VNNI") pick rows.
+bool listed(const char* env, const std::string& name) {
+  const char* s = std::getenv(env);
+  if (s == nullptr) return true;
+  const std::string list = std::string(",") + s + ",";
+  const std::string first = name.substr(0, name.find_first_of(" ,"));
+  return list.find("," + first + ",") != std::string::npos || list.find("," + name + ",") != std::string::npos;
+}
+bool wanted(Dt t, Variant v) {
+  std::string vn = variant_name(v);
+  if (v == Variant::kVnniScores) {  // opt-in: only where VARIANTS names it
+    const char* s = std::getenv("VARIANTS");
+    return s != nullptr && listed("VARIANTS", "VNNI") && listed("DTYPES", dt_name(t));
+  }
+  else if (v == Variant::kLoadsOnly) vn = "loads";
+  else if (v == Variant::kNoWindow) vn = "nowindow";
+  return listed("DTYPES", dt_name(t)) && listed("VARIANTS", vn);
 }
 
 }  // namespace
@@ -180,7 +263,8 @@ int main() {
     return 2;
   }
   // 1 GiB per dtype: fp32 rows at 4608 positions (a multiple of the 256-position long tile).
-  const std::size_t total = 2 * items * 4608 * 512;
+  // BYTES (default that GiB) shrinks the set, e.g. to time the compute from L2.
+  const std::size_t total = env_or("BYTES", 2 * items * 4608 * 512);
   char* buf = static_cast<char*>(std::aligned_alloc(1 << 21, total));
   if (buf == nullptr) {
     std::fprintf(stderr, "dtype_rate: cannot allocate %zu bytes\n", total);
@@ -191,7 +275,9 @@ int main() {
   Sink sink;
   for (std::size_t round = 0; round < rounds; ++round)
     for (Dt t : {Dt::kF32, Dt::kF16, Dt::kBF16, Dt::kI8})
-      for (Variant v : {Variant::kKernelTile, Variant::kLongTile, Variant::kNoWindow, Variant::kLoadsOnly}) {
+      for (Variant v : {Variant::kKernelTile, Variant::kLongTile, Variant::kNoWindow, Variant::kLoadsOnly,
+                        Variant::kVnniScores}) {
+        if (pass_for(t, v) == nullptr || !wanted(t, v)) continue;
         const std::size_t ctx = total / (2 * items * row_bytes(t)), item_bytes = ctx * row_bytes(t);
         const PassFn fn = pass_for(t, v);
         double best = 1e30;
