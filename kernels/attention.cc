@@ -23,7 +23,8 @@
 // ceiling before, 48-53% after, AVX2).
 // The same limbs against K with AVX512-VNNI's VPDPBUSD (no converts) were timed as a bare loop on
 // the Zen 5 guest: the score arithmetic 0.87x, the whole int8 loop 0.98x from L2 and 0.99x from
-// DRAM (the V side and the lane sums untouched), so no such path
+// DRAM (the V side and the lane sums untouched); on the EMR host 0.86x from L2 but 1.00x from
+// DRAM at 1 thread and 1.04x at 16. So no such path
 // (results/epyc-zen5-2c-kvm/kernel-rate/vnni-scores.md).
 
 #include "kernels/attention.h"

@@ -86,6 +86,8 @@ void item_pass(const char* K, const char* Vr, std::size_t ctx, std::size_t tile,
   constexpr bool window = V != Variant::kNoWindow, joint = rb <= 128, loads_only = V == Variant::kLoadsOnly;
   const __m512 q0 = _mm512_set1_ps(0.01f), q1 = _mm512_set1_ps(0.02f);
   alignas(64) float p[256][2];
+  if (g_skip_k)  // normal weights for the V side alone (stale stack floats can be subnormal:
+    for (auto& w : p) w[0] = w[1] = 1e-3f;  // Intel cores take a microcode assist on those)
   __m512 acc[2][kChunks];
   for (auto& h : acc)
     for (auto& a : h) a = _mm512_setzero_ps();
