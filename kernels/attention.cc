@@ -22,9 +22,9 @@
 // the FMA path measured unchanged on the AMD EPYC guest (int8 decode_step 47-52% of the DRAM
 // ceiling before, 48-53% after, AVX2).
 // The same limbs against K with AVX512-VNNI's VPDPBUSD (no converts) were timed as a bare loop on
-// the Zen 5 guest: the score arithmetic 0.87x, the whole int8 loop 0.98x from L2 and 0.99x from
-// DRAM (the V side and the lane sums untouched); on the EMR host 0.86x from L2 but 1.00x from
-// DRAM at 1 thread and 1.04x at 16. So no such path
+// the Zen 5 guest: the score arithmetic 0.93x, the whole int8 loop 1.00x from L2 and 1.02x from
+// DRAM (the V side and the lane sums untouched); on the EMR host 0.91x from L2 but 0.99x from
+// DRAM at 1 thread and slower at 16 (8 of 9 rounds). So no such path
 // (results/epyc-zen5-2c-kvm/kernel-rate/vnni-scores.md).
 
 #include "kernels/attention.h"

@@ -72,7 +72,11 @@ inline void prefetch_range(const char* p, std::size_t bytes) {
 const bool g_skip_v = std::getenv("SKIP_V") != nullptr;
 const bool g_skip_k = std::getenv("SKIP_K") != nullptr;
 const bool g_no_reduce = std::getenv("NO_REDUCE") != nullptr;  // one lane instead of the lane sum
-inline float lane_sum(__m512 v) { return g_no_reduce ? _mm512_cvtss_f32(v) : _mm512_reduce_add_ps(v); }
+template <bool kOneLane>
+inline float lane_sum(__m512 v) {
+  if constexpr (kOneLane) return _mm512_cvtss_f32(v);
+  return _mm512_reduce_add_ps(v);
+}
 
 struct Sink {
   __m512 f = _mm512_setzero_ps();
@@ -80,13 +84,14 @@ struct Sink {
 };
 
 // One item (K rows then V rows, ctx positions each) in tiles of `tile` positions.
-template <Dt T, Variant V>
+template <Dt T, Variant V, bool kOneLane>
 void item_pass(const char* K, const char* Vr, std::size_t ctx, std::size_t tile, Sink& sink) {
   constexpr std::size_t rb = T == Dt::kF32 ? 512 : T == Dt::kI8 ? 128 : 256;
   constexpr bool window = V != Variant::kNoWindow, joint = rb <= 128, loads_only = V == Variant::kLoadsOnly;
   const __m512 q0 = _mm512_set1_ps(0.01f), q1 = _mm512_set1_ps(0.02f);
+  const bool skip_k = g_skip_k, skip_v = g_skip_v;  // read once, not per row
   alignas(64) float p[256][2];
-  if (g_skip_k)  // normal weights for the V side alone (stale stack floats can be subnormal:
+  if (skip_k)  // normal weights for the V side alone (stale stack floats can be subnormal:
     for (auto& w : p) w[0] = w[1] = 1e-3f;  // Intel cores take a microcode assist on those)
   __m512 acc[2][kChunks];
   for (auto& h : acc)
@@ -111,7 +116,7 @@ void item_pass(const char* K, const char* Vr, std::size_t ctx, std::size_t tile,
   for (std::size_t t0 = 0; t0 < ctx; t0 += tile) {
     const char* k = K + t0 * rb;
     const char* v = Vr + t0 * rb;
-    for (std::size_t r = 0; r < tile && !g_skip_k; r += 4) {
+    for (std::size_t r = 0; r < tile && !skip_k; r += 4) {
       if (window) {
         prefetch_range(k + r * rb + kWindow, 4 * rb);
         if (joint) prefetch_range(v + r * rb + kWindow, 4 * rb);
@@ -146,7 +151,7 @@ void item_pass(const char* K, const char* Vr, std::size_t ctx, std::size_t tile,
             const __m512i low = _mm512_add_epi32(_mm512_slli_epi32(s[rr][h][1], 8), s[rr][h][0]);
             const __m512 f = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s[rr][h][2]), _mm512_set1_ps(65536.0f),
                                              _mm512_cvtepi32_ps(low));
-            p[r + rr][h] = (lane_sum(f) - bias_sum[h]) * 1e-12f;
+            p[r + rr][h] = (lane_sum<kOneLane>(f) - bias_sum[h]) * 1e-12f;
           }
         continue;
       }
@@ -162,11 +167,11 @@ void item_pass(const char* K, const char* Vr, std::size_t ctx, std::size_t tile,
           a[rr][1] = _mm512_fmadd_ps(x, q1, a[rr][1]);
         }
       for (int rr = 0; rr < 4; ++rr) {
-        p[r + rr][0] = lane_sum(a[rr][0]) * 1e-6f;
-        p[r + rr][1] = lane_sum(a[rr][1]) * 1e-6f;
+        p[r + rr][0] = lane_sum<kOneLane>(a[rr][0]) * 1e-6f;
+        p[r + rr][1] = lane_sum<kOneLane>(a[rr][1]) * 1e-6f;
       }
     }
-    if (g_skip_v) continue;
+    if (skip_v) continue;
     for (std::size_t r = 0; r < tile; ++r) {
       if (window && !joint) prefetch_range(v + r * rb + kWindow, rb);
       if constexpr (loads_only) {
@@ -192,7 +197,8 @@ void items_pass(const char* buf, std::size_t item_bytes, std::size_t first, std:
   const std::size_t tile = V == Variant::kLongTile ? 256 : T == Dt::kI8 ? 32 : 16;
   for (std::size_t it = first; it < last; ++it) {
     const char* K = buf + 2 * item_bytes * it;
-    item_pass<T, V>(K, K + item_bytes, ctx, tile, sink);
+    if (g_no_reduce) item_pass<T, V, true>(K, K + item_bytes, ctx, tile, sink);
+    else item_pass<T, V, false>(K, K + item_bytes, ctx, tile, sink);
   }
 }
 
