@@ -118,7 +118,12 @@ SweepSpec sweep_spec_from(const po::variables_map& vm) {
     }
     spec.layouts.push_back(l);
   }
-  if (vm.count("threads")) spec.threads = split_list(vm["threads"].as<std::string>(), "threads");
+  if (vm.count("threads")) {
+    spec.threads = split_list(vm["threads"].as<std::string>(), "threads");
+    // Checked here, before the machine probe that resolves "all", so a bad count fails at once.
+    for (const std::string& item : spec.threads)
+      if (item != "all") parse_positive(item, "threads");
+  }
   if (vm.count("pin")) spec.pins = split_list(vm["pin"].as<std::string>(), "pin");
   if (vm.count("cache-state")) {
     spec.cache_states.clear();

@@ -486,6 +486,11 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
     EXPECT_EQ(r.status, 2) << r.out << r.err;
     EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
   }
+  // A bad thread count fails before the machine probe ("all" needs it), so it prints nothing else.
+  const Result threads = run("run --model qwen3-0.6b --context 64 --threads 1,0");
+  EXPECT_EQ(threads.status, 2) << threads.out << threads.err;
+  EXPECT_NE(threads.err.find("bad value '0' for --threads"), std::string::npos) << threads.err;
+  EXPECT_EQ(threads.err.find("LLC"), std::string::npos) << threads.err;
   // An unknown option inside a config file names the file and the closest option.
   std::ofstream(dir_ / "typo.ini") << "kv-head = 2\n";
   const Result r = run("run --config typo.ini");
