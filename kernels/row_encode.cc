@@ -866,16 +866,14 @@ void EncodeRows(const float* src, std::int64_t src_stride, void* dst, std::int64
   if (stream) hwy::FlushStream();
 }
 
-void EncodeToken(const SlotRows& key, const SlotRows& value, std::int64_t dst_stride,
-                 std::int64_t rows, std::int32_t d, DType dtype, std::int64_t scale_stride) {
+// EncodeToken's rows of the dtypes with a row scale (and any dtype the paths there do not take),
+// out of line: its scale blocks and the int8 encoders need a large, realigned stack frame.
+HWY_NOINLINE void EncodeTokenScaled(const SlotRows& key, const SlotRows& value, std::int64_t dst_stride,
+                                    std::int64_t rows, std::int32_t d, DType dtype, std::int64_t scale_stride) {
   const float format_max = ScaleFormatMax(dtype);
 #if KVB_HAVE_REDUCE4 && HWY_NATIVE_FMA
-  // Four rows at a time, one or two rows of each as one group, the rest as below (all of them
-  // where the four-row encoder does not serve this head_dim).
-  if (dtype == DType::kI8 && rows <= 2 &&
-      WithHeadDim(d, [&](auto kD) { return EncodeTokenI8Few<kD()>(key, value, dst_stride, rows, d, scale_stride); }) ==
-          rows)
-    return;
+  // Four rows at a time (one or two rows of each have taken EncodeToken's path), the rest as
+  // below (all of them where the four-row encoder does not serve this head_dim).
   const std::int64_t done =
       dtype == DType::kI8 && rows >= 4
           ? WithHeadDim(d, [&](auto kD) { return EncodeTokenI8By4<kD()>(key, value, dst_stride, rows, d, scale_stride); })
@@ -886,7 +884,7 @@ void EncodeToken(const SlotRows& key, const SlotRows& value, std::int64_t dst_st
                           key.scales + done * scale_stride};
     const SlotRows v_rest{value.src + done * d, static_cast<std::int8_t*>(value.dst) + done * dst_stride,
                           value.scales + done * scale_stride};
-    return EncodeToken(k_rest, v_rest, dst_stride, rows - done, d, dtype, scale_stride);
+    return EncodeTokenScaled(k_rest, v_rest, dst_stride, rows - done, d, dtype, scale_stride);
   }
 #endif
   if (format_max > 0.0f && rows <= kScaleBlock) {
@@ -904,6 +902,34 @@ void EncodeToken(const SlotRows& key, const SlotRows& value, std::int64_t dst_st
   }
   for (const SlotRows* t : {&key, &value})
     EncodeRowsOf(t->src, d, t->dst, dst_stride, rows, d, dtype, t->scales, scale_stride, false);
+}
+
+// fp16 and bf16 rows directly, and one or two int8 rows of each, in a small frame; the rest in
+// EncodeTokenScaled's large, realigned one, which all of them had paid. Zen 5 guest, kvbench
+// append, 32 layers, one KV head, 1 thread, 8 alternating rounds, time over main's (medians):
+// int8 0.90-0.91 (faster in 8 of 8), fp16 0.95-0.96, bf16 0.96-0.99; eight KV heads 0.95-0.98
+// (results/epyc-zen5-2c-kvm/append-copy/README.md).
+void EncodeToken(const SlotRows& key, const SlotRows& value, std::int64_t dst_stride,
+                 std::int64_t rows, std::int32_t d, DType dtype, std::int64_t scale_stride) {
+  if (dtype == DType::kF16 || dtype == DType::kBF16) {
+    for (const SlotRows* t : {&key, &value}) {
+      auto* dst = static_cast<std::uint16_t*>(t->dst);
+      if (dtype == DType::kF16) {
+        EncodeRowsF16(t->src, d, dst, dst_stride, rows, d, false);
+      } else {
+        EncodeRowsBF16(t->src, d, dst, dst_stride, rows, d, false);
+      }
+    }
+    return;
+  }
+#if KVB_HAVE_REDUCE4 && HWY_NATIVE_FMA
+  // One or two int8 rows of each as one group of four.
+  if (dtype == DType::kI8 && rows <= 2 &&
+      WithHeadDim(d, [&](auto kD) { return EncodeTokenI8Few<kD()>(key, value, dst_stride, rows, d, scale_stride); }) ==
+          rows)
+    return;
+#endif
+  EncodeTokenScaled(key, value, dst_stride, rows, d, dtype, scale_stride);
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
