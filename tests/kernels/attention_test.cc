@@ -252,6 +252,42 @@ TEST_P(SplitMerge, SplitThenMergeEqualsOnePass) {
   for (float z : zeros) EXPECT_EQ(z, 0.0f);
 }
 
+// merge_partials against the log-sum-exp merge in double: three partials (one empty, one holding
+// the maximum of head 0, another that of head 1) over head_dim 20, a vector and a tail on every
+// target.
+TEST(MergePartials, WeightsAndTailMatchAMergeInDouble) {
+  CacheShape s;
+  s.layers = 1;
+  s.q_heads = 4;
+  s.kv_heads = 2;
+  s.head_dim = 20;
+  s.capacity = 8;
+  const std::int32_t G = 2, d = 20, n = 3;
+  std::vector<std::vector<float>> storage(n, std::vector<float>(attention_partial_floats(s)));
+  std::vector<AttentionPartial> parts;
+  const float maxes[n][2] = {{1.5f, -0.25f}, {0.0f, 0.0f}, {-2.0f, 3.0f}};
+  const float sums[n][2] = {{2.0f, 1.25f}, {0.0f, 0.0f}, {5.0f, 0.5f}};
+  for (std::int32_t i = 0; i < n; ++i) {
+    parts.push_back(attention_partial_from(storage[i].data(), s));
+    for (std::int32_t g = 0; g < G; ++g) {
+      parts[i].max[g] = maxes[i][g];
+      parts[i].sum[g] = sums[i][g];
+      for (std::int32_t j = 0; j < d; ++j) parts[i].acc[g * d + j] = i == 1 ? 99.0f : 0.1f * (j + 1) - 0.3f * i + g;
+    }
+  }
+  std::vector<float> out(G * d, -1.0f);
+  ASSERT_EQ(merge_partials(s, parts.data(), n, out.data()), Status::kOk);
+  for (std::int32_t g = 0; g < G; ++g) {
+    const double m = std::max(maxes[0][g], maxes[2][g]);
+    const double w0 = std::exp(maxes[0][g] - m), w2 = std::exp(maxes[2][g] - m);
+    const double sum = w0 * sums[0][g] + w2 * sums[2][g];
+    for (std::int32_t j = 0; j < d; ++j) {
+      const double want = (w0 * parts[0].acc[g * d + j] + w2 * parts[2].acc[g * d + j]) / sum;
+      EXPECT_NEAR(out[g * d + j], want, 1e-6 * (1.0 + std::abs(want))) << "head " << g << " dim " << j;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllDTypes, SplitMerge, ::testing::ValuesIn(kExtendedDTypes),
                          [](const auto& info) { return std::string(dtype_name(info.param)); });
 
