@@ -256,12 +256,7 @@ TEST_P(SplitMerge, SplitThenMergeEqualsOnePass) {
 // the maximum of head 0, another that of head 1) over head_dim 20, a vector and a tail on every
 // target.
 TEST(MergePartials, WeightsAndTailMatchAMergeInDouble) {
-  CacheShape s;
-  s.layers = 1;
-  s.q_heads = 4;
-  s.kv_heads = 2;
-  s.head_dim = 20;
-  s.capacity = 8;
+  const CacheShape s{/*layers=*/1, /*q_heads=*/4, /*kv_heads=*/2, /*head_dim=*/20, /*capacity=*/8};
   const std::int32_t G = 2, d = 20, n = 3;
   std::vector<std::vector<float>> storage(n, std::vector<float>(attention_partial_floats(s)));
   std::vector<AttentionPartial> parts;
