@@ -5,18 +5,18 @@ datafile = "context_cpu0.dat"
 do for [fmt in "svg png"] {
   reset
   if (fmt eq "svg") {
-    set terminal svg size 1700,1520 dynamic enhanced font "Sans,12" background rgb "white"
+    set terminal svg size 1700,1980 dynamic enhanced font "Sans,12" background rgb "white"
   } else {
-    set terminal pngcairo size 1700,1520 enhanced font "Sans,10" background rgb "white"
+    set terminal pngcairo size 1700,1980 enhanced font "Sans,10" background rgb "white"
   }
   set output "context_cpu0.".fmt
   set grid xtics ytics mxtics mytics lc rgb "#dddddd"
   set key outside right top vertical Left reverse noenhanced box
-  set multiplot layout 3,2 title "Bandwidth vs context: AMD EPYC (vm), 2 threads" noenhanced
+  set multiplot layout 4,2 title "Bandwidth vs context: AMD EPYC (vm), 2 threads" noenhanced
   set logscale x 2
-  set xrange [0.7142857143:22937.6]
+  set xrange [0.7142857143:25421.2]
   set logscale y
-  set yrange [1.295753822:198.0653613]
+  set yrange [1.224382346:189.5501394]
   set ytics ("2.00" 2, "5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100)
   set key outside right top vertical Left reverse noenhanced box width 1 font ",9"
   set xlabel "context (cached positions, log2 scale)"
@@ -30,45 +30,60 @@ do for [fmt in "svg png"] {
        datafile index 5 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#2ca02c" dt 3 title "28L 16q/8kv d128 cold", \
        datafile index 6 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "32L 32q/8kv d128 warm", \
        datafile index 7 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "32L 32q/1kv d128 warm", \
-       152.3579703 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 152 GB/s", \
-       45.43531212 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 45.4 GB/s"
+       145.8077995 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 146 GB/s", \
+       37.80366029 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 37.8 GB/s"
   set title "fp32 (2/2)" noenhanced
-  plot datafile index 8 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "attention 28L 8q/8kv d128 warm", \
-       datafile index 9 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 28L 16q/8kv d128 warm", \
-       datafile index 10 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "attention 28L 32q/8kv d128 warm", \
-       datafile index 11 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 28L 64q/8kv d128 warm", \
-       152.3579703 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 152 GB/s", \
-       45.43531212 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 45.4 GB/s"
-  set title "fp16" noenhanced
-  plot datafile index 12 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
-       datafile index 13 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
-       datafile index 14 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "32L 32q/1kv d128 warm", \
-       datafile index 15 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 28L 8q/8kv d128 warm", \
-       datafile index 16 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 16q/8kv d128 warm", \
-       datafile index 17 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 32q/8kv d128 warm", \
-       datafile index 18 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 64q/8kv d128 warm", \
-       152.3579703 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 152 GB/s", \
-       45.43531212 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 45.4 GB/s"
+  plot datafile index 8 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "attention 1L 8q/8kv d128 warm", \
+       datafile index 9 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 1L 16q/8kv d128 warm", \
+       datafile index 10 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "attention 1L 32q/8kv d128 warm", \
+       datafile index 11 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 28L 8q/8kv d128 warm", \
+       datafile index 12 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 16q/8kv d128 warm", \
+       datafile index 13 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 32q/8kv d128 warm", \
+       datafile index 14 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 64q/8kv d128 warm", \
+       145.8077995 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 146 GB/s", \
+       37.80366029 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 37.8 GB/s"
+  set title "fp16 (1/2)" noenhanced
+  plot datafile index 15 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
+       datafile index 16 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
+       datafile index 17 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "32L 32q/1kv d128 warm", \
+       datafile index 18 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 1L 8q/8kv d128 warm", \
+       datafile index 19 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 1L 16q/8kv d128 warm", \
+       datafile index 20 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 1L 32q/8kv d128 warm", \
+       datafile index 21 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 8q/8kv d128 warm", \
+       datafile index 22 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#17becf" dt 1 title "attention 28L 16q/8kv d128 warm", \
+       145.8077995 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 146 GB/s", \
+       37.80366029 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 37.8 GB/s"
+  set title "fp16 (2/2)" noenhanced
+  plot datafile index 23 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "attention 28L 32q/8kv d128 warm", \
+       datafile index 24 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 28L 64q/8kv d128 warm", \
+       145.8077995 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 146 GB/s", \
+       37.80366029 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 37.8 GB/s"
   set title "bf16" noenhanced
-  plot datafile index 19 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
-       datafile index 20 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
-       datafile index 21 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "32L 32q/1kv d128 warm", \
-       datafile index 22 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 28L 8q/8kv d128 warm", \
-       datafile index 23 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 16q/8kv d128 warm", \
-       datafile index 24 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 32q/8kv d128 warm", \
-       datafile index 25 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 64q/8kv d128 warm", \
-       152.3579703 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 152 GB/s", \
-       45.43531212 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 45.4 GB/s"
-  set title "int8" noenhanced
-  plot datafile index 26 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
-       datafile index 27 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
-       datafile index 28 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "32L 32q/1kv d128 warm", \
-       datafile index 29 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 28L 8q/8kv d128 warm", \
-       datafile index 30 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 16q/8kv d128 warm", \
-       datafile index 31 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 32q/8kv d128 warm", \
-       datafile index 32 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 64q/8kv d128 warm", \
-       152.3579703 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 152 GB/s", \
-       45.43531212 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 45.4 GB/s"
+  plot datafile index 25 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
+       datafile index 26 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
+       datafile index 27 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "32L 32q/1kv d128 warm", \
+       datafile index 28 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 28L 8q/8kv d128 warm", \
+       datafile index 29 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 16q/8kv d128 warm", \
+       datafile index 30 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 32q/8kv d128 warm", \
+       datafile index 31 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 64q/8kv d128 warm", \
+       145.8077995 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 146 GB/s", \
+       37.80366029 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 37.8 GB/s"
+  set title "int8 (1/2)" noenhanced
+  plot datafile index 32 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
+       datafile index 33 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
+       datafile index 34 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "32L 32q/1kv d128 warm", \
+       datafile index 35 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 1L 8q/8kv d128 warm", \
+       datafile index 36 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 1L 16q/8kv d128 warm", \
+       datafile index 37 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 1L 32q/8kv d128 warm", \
+       datafile index 38 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 8q/8kv d128 warm", \
+       datafile index 39 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#17becf" dt 1 title "attention 28L 16q/8kv d128 warm", \
+       145.8077995 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 146 GB/s", \
+       37.80366029 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 37.8 GB/s"
+  set title "int8 (2/2)" noenhanced
+  plot datafile index 40 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "attention 28L 32q/8kv d128 warm", \
+       datafile index 41 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 28L 64q/8kv d128 warm", \
+       145.8077995 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 146 GB/s", \
+       37.80366029 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 37.8 GB/s"
   unset multiplot
 
   unset output
