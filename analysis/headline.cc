@@ -72,7 +72,7 @@ PeerMatch match_peer(const MachineResults& m, const ResultRow& peer) {
     };
     if (!match.ours || rank(r) > rank(*match.ours)) match.ours = &r;
   }
-  if (match.ours) {
+  if (match.ours && !peer.failed_validation()) {
     const auto ours = match.ours->num(Col::ns_per_step), theirs = peer.num(Col::ns_per_step);
     if (ours && theirs && *ours > 0) match.speed = *theirs / *ours;
   }

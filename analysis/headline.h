@@ -18,7 +18,9 @@ struct HeadlinePoint {
 struct PeerMatch {
   const ResultRow* peer = nullptr;
   const ResultRow* ours = nullptr;     // nullptr: kvbench has no decode_step row of this shape
-  std::optional<double> speed;         // peer time / kvbench time (> 1: kvbench faster)
+  // peer time / kvbench time (> 1: kvbench faster); none without a kvbench row, or when the
+  // peer's output failed its accuracy check (a ratio to a wrong answer compares nothing).
+  std::optional<double> speed;
 };
 
 struct HeadlineRow {

@@ -212,16 +212,19 @@ void headline_section(std::ostream& md, const std::vector<MachineResults>& ms) {
     TextTable t({"dtype", "DRAM 1T GB/s", "% of DRAM ceiling", "DRAM " + nt + " GB/s", "% of DRAM ceiling",
                  "LLC " + nt + " GB/s", "% of L3 ceiling", "kvbench/peer", "rows used"});
     for (const HeadlineRow& r : h.rows) {
-      std::string peers, unmatched;
+      std::string peers, unmatched, invalid;
       for (const PeerMatch& p : r.peers) {
         const std::string where = "ctx " + p.peer->str(Col::context) + " " + p.peer->str(Col::threads) + "T";
         if (p.speed) {
           peers += (peers.empty() ? "" : "; ") + format_number(*p.speed, 3) + "x at " + where;
+        } else if (p.peer->failed_validation()) {
+          invalid += (invalid.empty() ? "" : ", ") + where;
         } else {
           unmatched += (unmatched.empty() ? "" : ", ") + where;
         }
       }
       if (!unmatched.empty()) peers += (peers.empty() ? "" : "; ") + std::string("no kvbench row at ") + unmatched;
+      if (!invalid.empty()) peers += (peers.empty() ? "" : "; ") + std::string("peer output failed validation at ") + invalid;
       std::string where;
       for (const auto& w : {headline_where("DRAM 1T:", r.dram_one_thread), headline_where("DRAM " + nt + ":", r.dram_max_threads),
                             headline_where("LLC " + nt + ":", r.llc_max_threads)}) {
@@ -638,16 +641,20 @@ void peers_section(std::ostream& md, const std::vector<MachineResults>& ms) {
       const std::string gp = c.peer_gbps ? format_number(*c.peer_gbps, 4) : "";
       const std::string ns_peer = format_number(peer.num_or(Col::ns_per_step, NAN), 4);
       if (!c.ours) {
-        t.add_row({m.id, md_escape(peer.str(Col::benchmark)), "(no kvbench row of this shape)", peer.str(Col::dtype),
+        t.add_row({m.id, md_escape(peer.str(Col::benchmark)) + (peer.failed_validation() ? " (INVALID)" : ""),
+                   "(no kvbench row of this shape)", peer.str(Col::dtype),
                    shape_of(peer), peer.str(Col::context), peer.str(Col::threads), "", gp, "", ns_peer, ""});
         continue;
       }
       const ResultRow& ours = *c.ours;
-      t.add_row({m.id, md_escape(peer.str(Col::benchmark)), md_escape(ours.str(Col::benchmark)) +
+      // A peer whose output failed its accuracy check keeps its timings but gets no speed ratio.
+      const bool peer_invalid = peer.failed_validation();
+      t.add_row({m.id, md_escape(peer.str(Col::benchmark)) + (peer_invalid ? " (INVALID)" : ""),
+                 md_escape(ours.str(Col::benchmark)) +
                  (ours.failed_validation() ? " (INVALID)" : ""), peer.str(Col::dtype), shape_of(peer),
                  peer.str(Col::context), peer.str(Col::threads), c.kvbench_gbps ? format_number(*c.kvbench_gbps, 4) : "",
                  gp, format_number(ours.num_or(Col::ns_per_step, NAN), 4), ns_peer,
-                 c.speed ? format_number(*c.speed, 3) + "x" : ""});
+                 c.speed && !peer_invalid ? format_number(*c.speed, 3) + "x" : ""});
     }
   }
   if (t.empty()) return;

@@ -57,6 +57,24 @@ TEST(Headline, PicksTheLargestDramAndLlcRowsAndMatchesPeers) {
   EXPECT_NEAR(*bf16.peers[0].speed, 2, 1e-6);
 }
 
+// A peer whose output failed its accuracy check (PyTorch 1.13's bf16 on an AVX2 EPYC: 0.16 off
+// the double reference) is matched but given no speed: a ratio to a wrong answer compares nothing.
+TEST(Headline, APeerThatFailedValidationGetsNoSpeed) {
+  MachineResults m;
+  m.summaries.push_back(decode_row("decode_step", "bf16", 2, 4096, 1e9, 20, "DRAM"));
+  ResultRow wrong = peer("bf16", 2, 4096, 1e9, 2);
+  wrong.number[static_cast<std::size_t>(Col::valid)] = 0;
+  m.summaries.push_back(wrong);
+  m.summaries.push_back(peer("bf16", 2, 4096, 1e9, 10));  // the same shape, valid: 2x
+  const Headline h = build_headline(m);
+  ASSERT_EQ(h.rows.size(), 1u);
+  ASSERT_EQ(h.rows[0].peers.size(), 2u);
+  EXPECT_NE(h.rows[0].peers[0].ours, nullptr);
+  EXPECT_FALSE(h.rows[0].peers[0].speed.has_value());
+  ASSERT_TRUE(h.rows[0].peers[1].speed.has_value());
+  EXPECT_NEAR(*h.rows[0].peers[1].speed, 2, 1e-6);
+}
+
 TEST(Headline, PrefersStreamingGroupsOverLargerComputeBoundOnes) {
   MachineResults m;
   m.summaries.push_back(decode_row("decode_step", "fp32", 16, 1024, 2.4e8, 200, "L3"));  // 16 q / 8 kv
