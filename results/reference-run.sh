@@ -16,9 +16,11 @@
 #   STEP_TIMEOUT  seconds any one step may take (default: none)
 #   REPETITIONS   repetitions of the target, GQA and peer runs (default 5)
 #   HARNESS_BUILD folder holding harness/kvbench-harness-info for the likwid step (build)
-#   LLC       --llc for every ceilings and run step (default: kvbench's auto). A host whose
-#             measured knee wanders between runs keeps one LLC size across a series this way
-#             (the EMR host: 64-128 MiB within one session); topo still records what auto sees.
+#   LLC       --llc for every ceilings and run step. Default: the size `kvbench topo` decided with
+#             --llc auto in OUTDIR/topo.txt (its first line), so every step of one set sizes its
+#             contexts from one LLC, also when the steps run in separate sessions; auto where
+#             there is no topo.txt. A host whose measured knee wanders between runs keeps one LLC
+#             size across a series this way (the EMR host: 64-128 MiB within one session).
 # Steps: topo ceilings likwid default targets gqa llcfit peer vendor
 set -uo pipefail
 out=${1:?usage: results/reference-run.sh OUTDIR [vendor-eval overrides...]}
@@ -64,6 +66,17 @@ step topo topo-llc.txt "$kvbench" topo --llc measure
 # Lent and shared machines change between sessions: record which CPU and kernel this one was.
 command -v lscpu >/dev/null && step topo lscpu.txt lscpu
 step topo uname.txt uname -a
+# --llc auto probes the machine in every run, and where one core's knee sits near the LLC the
+# steps of one set would size their contexts from different caches (the Zen 3 guest of
+# 2026-11-29: 16 MiB measured in three steps, hwloc's 32 MiB kept in four). So the size topo
+# decided holds for every step after it.
+if ((${#llc_args[@]} == 0)) && [[ -f $out/topo.txt ]]; then
+  decided=$(sed -En "1s/^kvbench: (hwloc's )?LLC ([0-9.]+) MiB (kept|measured).*/\2/p" "$out/topo.txt")
+  if [[ -n $decided ]]; then
+    llc_args=(--llc "${decided}MiB")
+    log "# --llc ${decided}MiB for the steps below: what topo.txt's --llc auto decided (LLC= overrides)"
+  fi
+fi
 step ceilings ceilings-1t.txt "$kvbench" ceilings --threads 1 "${llc_args[@]}"
 step ceilings ceilings-all.txt "$kvbench" ceilings --threads all "${llc_args[@]}"
 if command -v likwid-bench >/dev/null; then
