@@ -46,6 +46,29 @@ fs::path write_multi_cpu_csv(const fs::path& dir) {
   return csv;
 }
 
+// A peer whose output failed its accuracy check is shown as such, with no kvbench/peer ratio in
+// the headline or the peers table.
+TEST(ReportCommand, APeerThatFailedValidationGetsNoRatio) {
+  const fs::path dir = testing::scratch_dir("Report.InvalidPeer");
+  auto rows = testing::synthetic_run(SyntheticMachine{});
+  int peers = 0;
+  for (auto& r : rows) {
+    if (r["benchmark"] != "peer_torch") continue;
+    r["valid"] = "0";
+    r["max_rel_err"] = "0.16";
+    ++peers;
+  }
+  ASSERT_GT(peers, 0);
+  const fs::path csv = dir / "invalid-peer.csv";
+  testing::write_text(csv, testing::to_csv(rows));
+  const fs::path out = dir / "report";
+  ASSERT_EQ(testing::run_command(report_main, {"report", csv.string(), "--out", out.string(), "--force"}), 0);
+  const std::string md = read(out / "report.md");
+  EXPECT_NE(md.find("peer output failed validation at ctx 1024 2T"), std::string::npos) << md;
+  EXPECT_EQ(md.find("x at ctx 1024 2T"), std::string::npos) << md;
+  EXPECT_NE(md.find("peer\\_torch (INVALID)"), std::string::npos) << md;
+}
+
 TEST(ReportCommand, RendersMultiCpuReportEndToEnd) {
   // Output stays in the build tree for inspection: tests/analysis/scratch/Report.EndToEnd/report.
   const fs::path dir = testing::scratch_dir("Report.EndToEnd");
