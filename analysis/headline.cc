@@ -55,30 +55,6 @@ HeadlinePoint pick(const MachineResults& m, const std::string& dtype, int thread
   return p;
 }
 
-PeerMatch match_peer(const MachineResults& m, const ResultRow& peer) {
-  static const Col kShape[] = {Col::dtype,   Col::layers,  Col::q_heads, Col::kv_heads, Col::head_dim,
-                               Col::context, Col::threads, Col::window,  Col::batch};
-  PeerMatch match{&peer, nullptr, std::nullopt};
-  for (const ResultRow& r : m.summaries) {
-    if (!is_decode_kernel(r)) continue;
-    bool same = true;
-    for (Col c : kShape) same = same && r.str(c) == peer.str(c);
-    if (!same) continue;
-    // Peers time attention alone, so kvbench's `attention` rows are the like-for-like match;
-    // decode_step (which also appends a token per layer) is used only when no attention row exists.
-    auto rank = [&](const ResultRow& x) {
-      return std::make_tuple(x.str(Col::benchmark) == "attention",
-                             x.str(Col::cache_state) == peer.str(Col::cache_state), x.str(Col::run_id));
-    };
-    if (!match.ours || rank(r) > rank(*match.ours)) match.ours = &r;
-  }
-  if (match.ours && !peer.failed_validation()) {
-    const auto ours = match.ours->num(Col::ns_per_step), theirs = peer.num(Col::ns_per_step);
-    if (ours && theirs && *ours > 0) match.speed = *theirs / *ours;
-  }
-  return match;
-}
-
 }  // namespace
 
 Headline build_headline(const MachineResults& m) {
@@ -88,11 +64,10 @@ Headline build_headline(const MachineResults& m) {
   for (const ResultRow& r : m.summaries) {
     if (is_decode_step(r)) rows[{dtype_rank(r.str(Col::dtype)), r.str(Col::dtype)}].dtype = r.str(Col::dtype);
   }
-  for (const ResultRow& peer : m.summaries) {
-    if (!peer.is_peer()) continue;
-    auto& row = rows[{dtype_rank(peer.str(Col::dtype)), peer.str(Col::dtype)}];
-    row.dtype = peer.str(Col::dtype);
-    row.peers.push_back(match_peer(m, peer));
+  for (const PeerComparison& c : best_peer_matches(m)) {
+    auto& row = rows[{dtype_rank(c.peer->str(Col::dtype)), c.peer->str(Col::dtype)}];
+    row.dtype = c.peer->str(Col::dtype);
+    row.peers.push_back(c);
   }
   for (auto& [key, row] : rows) {
     row.dram_one_thread = pick(m, row.dtype, 1, "DRAM");

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/machine_results.h"
+#include "analysis/peer_comparison.h"
 
 namespace kvb {
 
@@ -15,20 +16,12 @@ struct HeadlinePoint {
   std::optional<double> pct_of_ceiling;  // vs the read ceiling at the row's level and thread count
 };
 
-struct PeerMatch {
-  const ResultRow* peer = nullptr;
-  const ResultRow* ours = nullptr;     // nullptr: kvbench has no decode_step row of this shape
-  // peer time / kvbench time (> 1: kvbench faster); none without a kvbench row, or when the
-  // peer's output failed its accuracy check (a ratio to a wrong answer compares nothing).
-  std::optional<double> speed;
-};
-
 struct HeadlineRow {
   std::string dtype;
   HeadlinePoint dram_one_thread;       // DRAM-resident decode_step at 1 thread
   HeadlinePoint dram_max_threads;      // ... at the machine's max decode thread count
   HeadlinePoint llc_max_threads;       // LLC-resident (ws_level L3) at the max thread count
-  std::vector<PeerMatch> peers;
+  std::vector<PeerComparison> peers;  // best_peer_matches of this dtype
 };
 
 struct Headline {
@@ -39,9 +32,7 @@ struct Headline {
 // DRAM/LLC points are the valid decode_step row with the largest working set at that level
 // (ties: warm first) — the most memory-bound case measured — among shapes with at most
 // kMaxStreamingGroupSize query heads per KV head where the dtype ran any (a cell without one
-// stays empty; only a dtype run with larger groups alone shows them). Peers (benchmark peer_*) match
-// decode_step rows on dtype, layers, q/kv heads, head_dim, context, threads, window and batch;
-// same cache_state is preferred, then the latest run.
+// stays empty; only a dtype run with larger groups alone shows them). Peers: best_peer_matches.
 Headline build_headline(const MachineResults& m);
 
 }  // namespace kvb

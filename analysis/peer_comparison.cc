@@ -1,6 +1,13 @@
 #include "analysis/peer_comparison.h"
 
+#include <tuple>
+
 namespace kvb {
+
+std::optional<double> PeerComparison::valid_speed() const {
+  if (!peer || peer->failed_validation()) return std::nullopt;
+  return speed;
+}
 
 std::vector<PeerComparison> compare_with_peers(const MachineResults& m) {
   const std::vector<Col> shape = {Col::model,  Col::dtype,  Col::layers, Col::q_heads, Col::kv_heads, Col::head_dim,
@@ -22,6 +29,22 @@ std::vector<PeerComparison> compare_with_peers(const MachineResults& m) {
       out.push_back(c);
     }
     if (!matched) out.push_back({&peer, nullptr, std::nullopt, attained_gbps(peer), std::nullopt, std::nullopt});
+  }
+  return out;
+}
+
+std::vector<PeerComparison> best_peer_matches(const MachineResults& m) {
+  const auto rank = [](const PeerComparison& c) {
+    return std::make_tuple(c.ours->str(Col::benchmark) == "attention", c.ours->str(Col::run_id));
+  };
+  std::vector<PeerComparison> out;
+  for (const PeerComparison& c : compare_with_peers(m)) {
+    // compare_with_peers lists each peer's entries together.
+    if (!out.empty() && out.back().peer == c.peer) {
+      if (c.ours && rank(c) > rank(out.back())) out.back() = c;
+      continue;
+    }
+    out.push_back(c);
   }
   return out;
 }

@@ -213,10 +213,10 @@ void headline_section(std::ostream& md, const std::vector<MachineResults>& ms) {
                  "LLC " + nt + " GB/s", "% of L3 ceiling", "kvbench/peer", "rows used"});
     for (const HeadlineRow& r : h.rows) {
       std::string peers, unmatched, invalid;
-      for (const PeerMatch& p : r.peers) {
+      for (const PeerComparison& p : r.peers) {
         const std::string where = "ctx " + p.peer->str(Col::context) + " " + p.peer->str(Col::threads) + "T";
-        if (p.speed) {
-          peers += (peers.empty() ? "" : "; ") + format_number(*p.speed, 3) + "x at " + where;
+        if (const auto speed = p.valid_speed()) {
+          peers += (peers.empty() ? "" : "; ") + format_number(*speed, 3) + "x at " + where;
         } else if (p.peer->failed_validation()) {
           invalid += (invalid.empty() ? "" : ", ") + where;
         } else {
@@ -648,13 +648,12 @@ void peers_section(std::ostream& md, const std::vector<MachineResults>& ms) {
       }
       const ResultRow& ours = *c.ours;
       // A peer whose output failed its accuracy check keeps its timings but gets no speed ratio.
-      const bool peer_invalid = peer.failed_validation();
-      t.add_row({m.id, md_escape(peer.str(Col::benchmark)) + (peer_invalid ? " (INVALID)" : ""),
+      t.add_row({m.id, md_escape(peer.str(Col::benchmark)) + (peer.failed_validation() ? " (INVALID)" : ""),
                  md_escape(ours.str(Col::benchmark)) +
                  (ours.failed_validation() ? " (INVALID)" : ""), peer.str(Col::dtype), shape_of(peer),
                  peer.str(Col::context), peer.str(Col::threads), c.kvbench_gbps ? format_number(*c.kvbench_gbps, 4) : "",
                  gp, format_number(ours.num_or(Col::ns_per_step, NAN), 4), ns_peer,
-                 c.speed && !peer_invalid ? format_number(*c.speed, 3) + "x" : ""});
+                 c.valid_speed() ? format_number(*c.valid_speed(), 3) + "x" : ""});
     }
   }
   if (t.empty()) return;

@@ -44,17 +44,17 @@ TEST(Headline, PicksTheLargestDramAndLlcRowsAndMatchesPeers) {
   EXPECT_NEAR(*fp32.llc_max_threads.gbps, 200, 1e-6);   // largest LLC-resident working set
   EXPECT_NEAR(*fp32.llc_max_threads.pct_of_ceiling, 50, 1e-6);
   ASSERT_EQ(fp32.peers.size(), 2u);
-  EXPECT_NEAR(*fp32.peers[0].speed, 2, 1e-6);
+  EXPECT_NEAR(*fp32.peers[0].valid_speed(), 2, 1e-6);
   EXPECT_EQ(fp32.peers[0].ours->num(Col::context), 4096);
   EXPECT_EQ(fp32.peers[1].ours, nullptr);
-  EXPECT_FALSE(fp32.peers[1].speed.has_value());
+  EXPECT_FALSE(fp32.peers[1].valid_speed().has_value());
 
   const HeadlineRow& bf16 = h.rows[1];
   EXPECT_EQ(bf16.dram_one_thread.row, nullptr);  // not run: said so, not guessed
   EXPECT_EQ(bf16.llc_max_threads.row, nullptr);
   EXPECT_NEAR(*bf16.dram_max_threads.pct_of_ceiling, 50, 1e-6);
   ASSERT_EQ(bf16.peers.size(), 1u);
-  EXPECT_NEAR(*bf16.peers[0].speed, 2, 1e-6);
+  EXPECT_NEAR(*bf16.peers[0].valid_speed(), 2, 1e-6);
 }
 
 // A peer whose output failed its accuracy check (PyTorch 1.13's bf16 on an AVX2 EPYC: 0.16 off
@@ -70,9 +70,9 @@ TEST(Headline, APeerThatFailedValidationGetsNoSpeed) {
   ASSERT_EQ(h.rows.size(), 1u);
   ASSERT_EQ(h.rows[0].peers.size(), 2u);
   EXPECT_NE(h.rows[0].peers[0].ours, nullptr);
-  EXPECT_FALSE(h.rows[0].peers[0].speed.has_value());
-  ASSERT_TRUE(h.rows[0].peers[1].speed.has_value());
-  EXPECT_NEAR(*h.rows[0].peers[1].speed, 2, 1e-6);
+  EXPECT_FALSE(h.rows[0].peers[0].valid_speed().has_value());
+  ASSERT_TRUE(h.rows[0].peers[1].valid_speed().has_value());
+  EXPECT_NEAR(*h.rows[0].peers[1].valid_speed(), 2, 1e-6);
 }
 
 TEST(Headline, PrefersStreamingGroupsOverLargerComputeBoundOnes) {
