@@ -15,14 +15,26 @@ namespace kvb {
 namespace {
 
 constexpr double kPlateauOverDram = 1.3;  // below this the curve shows no cache to place
-// Auto doubts hwloc's LLC where half of it reads this much slower than just past the L2. 1.5
-// flipped between runs on the 16-vCPU Emerald Rapids host, where one core reads its L3 only
-// 1.5-1.7x faster than DRAM: one run in four read 19.7 against 13.5 GB/s (1.46x) at a quarter
-// of hwloc's 300 MiB and kept 300 MiB, the others measured 64 MiB
-// (session-2026-11-26c/targets-llc-lines.txt). A doubt costs only the curve up to that half, and
-// hwloc's size still stands unless the curve's knee falls outside [hwloc / 2, 2 x hwloc].
+// Auto doubts hwloc's LLC where three quarters of it read this much slower than just past the
+// L2. 1.5 flipped between runs on the 16-vCPU Emerald Rapids host, where one core reads its L3
+// only 1.5-1.7x faster than DRAM: one run in four read 19.7 against 13.5 GB/s (1.46x) at a
+// quarter of hwloc's 300 MiB and kept 300 MiB, the others measured 64 MiB
+// (session-2026-11-26c/targets-llc-lines.txt).
 constexpr double kDoubtRatio = 1.25;
 constexpr int kDoubtRounds = 2;  // the two sizes read in turn, best of each: one slow read is no doubt
+// How much of itself a cache that one core can fill streams at its plateau: an LRU cache 3/4
+// of itself, an adaptive one up to its size and past. Auto reads that fraction of hwloc's LLC
+// and doubts hwloc's size where it reads slow; doubted, hwloc's size still stands where the
+// knee is at least this fraction of it (and at most twice it): an LRU cache's knee interpolates
+// to about 0.84 of its size (llc_size_of_knee), an adaptive one's lies past it. The caches that
+// guests show but one core cannot fill had knees at 0.23-0.65 of hwloc's size (the 2-vCPU Zen 3
+// guest's 32 MiB: 12.3-20.7 MiB; Emerald Rapids hosts' 300 MiB) and 0.03-0.05 (the Zen 5
+// guest's 508 MiB). Half was used for both before, and sat on the Zen 3 guest's knee: in 18
+// `kvbench topo` runs on 2026-11-29 a read of 16 MiB doubted hwloc's size 13 times and 5 times
+// not (46-68 GB/s against 52-78 just past the L2), and of the 13, 8 kept 32 MiB (knees 16.1-18.6
+// MiB), 4 measured 16 MiB and one 8 MiB. With 3/4, 20 runs that afternoon measured 16 MiB in 19
+// (knees 14.5-20.7 MiB) and 8 MiB in one (12.3).
+constexpr double kFillFraction = 0.75;
 
 std::string mib(std::int64_t bytes) {
   char buf[32];
@@ -54,8 +66,8 @@ std::int64_t llc_size_of_knee(std::int64_t knee) {
   return std::int64_t{1} << static_cast<int>(std::clamp(e, 0.0, 62.0));
 }
 
-bool hwloc_llc_in_doubt(double past_l2_gbps, double half_gbps) {
-  return past_l2_gbps > 0 && half_gbps > 0 && half_gbps * kDoubtRatio < past_l2_gbps;
+bool hwloc_llc_in_doubt(double past_l2_gbps, double in_llc_gbps) {
+  return past_l2_gbps > 0 && in_llc_gbps > 0 && in_llc_gbps * kDoubtRatio < past_l2_gbps;
 }
 
 LlcEstimate estimate_llc(const std::vector<ReadPoint>& curve) {
@@ -151,7 +163,8 @@ LlcDecision decide_llc(const LlcSetting& setting, std::int64_t hwloc_bytes, std:
     d.summary = hw + " kept: no cache beyond the L2 shows in the reads (" + curve_text(d.estimate) + ")";
     return d;
   }
-  const bool agrees = 2 * knee >= hwloc_bytes && knee <= 2 * hwloc_bytes;
+  const bool agrees = static_cast<double>(knee) >= kFillFraction * static_cast<double>(hwloc_bytes) &&
+                      knee <= 2 * hwloc_bytes;
   if (setting.policy == LlcPolicy::kAuto && agrees) {
     d.summary = hw + " kept: reads fall to DRAM speed past " + mib(knee) + " (" + curve_text(d.estimate) + ")";
     return d;
@@ -180,15 +193,15 @@ LlcDecision apply_llc_setting(Topology& topo, const LlcSetting& setting, std::in
     const std::int64_t l2 = topo.cache_bytes(2).value_or(0);
     std::int64_t top = 4 * hwloc_bytes;
     if (setting.policy == LlcPolicy::kAuto) {
-      // Half of a cache streams at about its best speed, and half of the LLC is what the L3
-      // ceiling reads (ceiling_working_sets). Where half of hwloc's LLC already reads far slower
-      // than just past the L2, hwloc's size is in doubt, and only then is the whole curve
-      // measured (up to that half, where reads were already slow). A quarter sat inside the
-      // knee of a later Emerald Rapids host (83-106 MiB: 75 MiB read 21-23 against 24-26 GB/s),
-      // so auto kept 300 MiB in two of its seven runs of one session and measured 64 MiB in
-      // five, and the kept runs' L3 ceiling read 150 MiB at DRAM speed
-      // (xeon-emr-16c-kvm/session-2026-11-26f/); 150 MiB reads there about 1.4x slower.
-      const std::vector<std::int64_t> check = {llc_probe_sizes(l2, 0, 0).front(), hwloc_bytes / 2};
+      // Three quarters of a cache stream at about its best speed (kFillFraction). Where that
+      // set already reads far slower than just past the L2, hwloc's size is in doubt, and only
+      // then is the whole curve measured. A quarter of hwloc's size sat inside the knee of an
+      // Emerald Rapids host (83-106 MiB against 300; xeon-emr-16c-kvm/session-2026-11-26f/) and
+      // half inside the Zen 3 guest's (13-19 MiB against 32), so auto's choice flipped from run
+      // to run.
+      const std::int64_t in_llc =
+          static_cast<std::int64_t>(kFillFraction * static_cast<double>(hwloc_bytes)) / 4096 * 4096;
+      const std::vector<std::int64_t> check = {llc_probe_sizes(l2, 0, 0).front(), in_llc};
       std::vector<CeilingResult> r;
       for (int round = 0; round < kDoubtRounds && check[1] > check[0]; ++round) {
         const std::vector<CeilingResult> again = measure_read_curve(pool, topo, check, opt);
@@ -204,7 +217,7 @@ LlcDecision apply_llc_setting(Topology& topo, const LlcSetting& setting, std::in
         d.summary = "hwloc's LLC " + mib(hwloc_bytes) + (r.size() == 2 ? buf : " kept");
         return d;
       }
-      top = hwloc_bytes / 2;
+      top = in_llc;
     }
     for (const CeilingResult& r : measure_read_curve(pool, topo, llc_probe_sizes(l2, top, mem_available), opt))
       curve.push_back({r.working_set_bytes, r.gbps});

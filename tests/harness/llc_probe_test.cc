@@ -106,7 +106,7 @@ TEST(LlcProbe, AutoKeepsHwlocWhereTheKneeAgreesAndMeasuresWhereItDoesNot) {
   EXPECT_EQ(decide_llc({LlcPolicy::kHwloc, 0}, 508 * kMiB, zen5_guest()).bytes, 0);
 }
 
-TEST(LlcProbe, AutoDoubtsHwlocWhereHalfOfItReadsClearlySlower) {
+TEST(LlcProbe, AutoDoubtsHwlocWhereASetInsideItReadsClearlySlower) {
   // An Emerald Rapids host's one-core curve (xeon-emr-16c-kvm/topo-llc.txt): 24.9 GB/s at 4 MiB,
   // 18.6 at 128 MiB, 16.3 at 181: half of hwloc's 300 MiB is in doubt. A quarter (75 MiB, 23-25
   // GB/s there) was not, and auto kept 300 MiB in two runs of seven.
@@ -123,6 +123,35 @@ TEST(LlcProbe, AutoDoubtsHwlocWhereHalfOfItReadsClearlySlower) {
   // A failed read (0 GB/s) is no evidence either way.
   EXPECT_FALSE(hwloc_llc_in_doubt(0.0, 10.0));
   EXPECT_FALSE(hwloc_llc_in_doubt(10.0, 0.0));
+}
+
+// What the 2-vCPU Zen 3 guest measured (results/epyc-zen3-2c-kvm/topo-llc.txt, 2026-11-29): hwloc
+// shows its 32 MiB L3, one core's reads fall past 18.7 MiB.
+std::vector<ReadPoint> zen3_guest() {
+  return {{1 * kMiB, 71.9},   {1448 * 1024, 78.4}, {2 * kMiB, 73.2},   {2896 * 1024, 77.3}, {4 * kMiB, 77.4},
+          {5793 * 1024, 77.2}, {8 * kMiB, 77.3},   {11585 * 1024, 74.7}, {16 * kMiB, 60.7},  {23170 * 1024, 37.0},
+          {32 * kMiB, 30.0},  {46341 * 1024, 25.6}, {64 * kMiB, 22.6},   {92682 * 1024, 21.2}, {128 * kMiB, 22.3},
+          {185363 * 1024, 21.7}, {256 * kMiB, 21.6}};
+}
+
+// A knee well inside hwloc's size is a cache one core cannot fill, even where it is more than
+// half of it: the Zen 3 guest's knees of 16.1-18.7 MiB had kept 32 MiB under a [hwloc / 2,
+// 2 x hwloc] rule, while 13.0-15.9 measured, so the size flipped from run to run. An LRU cache's
+// knee (about 0.84 of it) still keeps hwloc's size.
+TEST(LlcProbe, AutoMeasuresAKneeWellInsideHwlocsSize) {
+  const LlcDecision guest = decide_llc({LlcPolicy::kAuto, 0}, 32 * kMiB, zen3_guest());
+  EXPECT_GT(guest.estimate.knee_bytes, 18 * kMiB);
+  EXPECT_LT(guest.estimate.knee_bytes, 19 * kMiB);
+  EXPECT_EQ(guest.bytes, 16 * kMiB);
+  EXPECT_EQ(guest.source, "measured");
+
+  std::vector<ReadPoint> lru;
+  for (double s = 1.0; s <= 256.0; s *= std::sqrt(2.0))
+    lru.push_back({static_cast<std::int64_t>(s * kMiB), s < 31.9 ? 78.0 : 22.0});
+  const LlcDecision keep = decide_llc({LlcPolicy::kAuto, 0}, 32 * kMiB, lru);
+  EXPECT_LT(keep.estimate.knee_bytes, 32 * kMiB);
+  EXPECT_EQ(keep.bytes, 0);
+  EXPECT_EQ(keep.source, "hwloc");
 }
 
 // Knees of one host from probe to probe keep one size: the Zen 5 guest's 16.6-25.4 MiB and two
