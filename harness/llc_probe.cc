@@ -33,7 +33,8 @@ constexpr int kDoubtRounds = 2;  // the two sizes read in turn, best of each: on
 // `kvbench topo` runs on 2026-11-29 a read of 16 MiB doubted hwloc's size 13 times and 5 times
 // not (46-68 GB/s against 52-78 just past the L2), and of the 13, 8 kept 32 MiB (knees 16.1-18.6
 // MiB), 4 measured 16 MiB and one 8 MiB. With 3/4, 20 runs that afternoon measured 16 MiB in 19
-// (knees 14.5-20.7 MiB) and 8 MiB in one (12.3).
+// (knees 14.5-20.7 MiB) and 8 MiB in one (12.3); alternating the two rules, 10 runs each, 32 MiB
+// in 4 against none (results/epyc-zen3-2c-kvm/llc-auto/).
 constexpr double kFillFraction = 0.75;
 
 std::string mib(std::int64_t bytes) {
