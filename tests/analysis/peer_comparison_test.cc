@@ -13,15 +13,21 @@ ResultRow peer(int context, double gbps, const std::string& cache_state = "warm"
   return decode_row("peer_torch", "fp16", 2, context, 1e9, gbps, "DRAM", cache_state, 28, 8, "run-peer");
 }
 
+// A kvbench fp16 row at 2 threads of the peers' shape (1 GB per step at 4096 positions).
+ResultRow ours(const std::string& benchmark, int context, double gbps, const std::string& run_id,
+               const std::string& cache_state = "warm") {
+  return decode_row(benchmark, "fp16", 2, context, 1e9 * context / 4096, gbps, "DRAM", cache_state, 28, 8, run_id);
+}
+
 // Every kvbench decode row of the peer's shape is listed; another cache state, another model or
 // a kernel that is not decode attention is no match.
 TEST(PeerComparison, ListsEveryDecodeRowOfTheSameShapeAndCacheState) {
   MachineResults m;
-  m.summaries.push_back(decode_row("decode_step", "fp16", 2, 4096, 1e9, 20, "DRAM", "warm", 28, 8, "run-a"));
-  m.summaries.push_back(decode_row("attention", "fp16", 2, 4096, 1e9, 40, "DRAM", "warm", 28, 8, "run-a"));
-  m.summaries.push_back(decode_row("decode_step", "fp16", 2, 4096, 1e9, 30, "DRAM", "cold", 28, 8, "run-b"));
-  m.summaries.push_back(decode_row("append", "fp16", 2, 4096, 1e9, 30, "DRAM", "warm", 28, 8, "run-b"));
-  ResultRow other_model = decode_row("decode_step", "fp16", 2, 4096, 1e9, 50, "DRAM", "warm", 28, 8, "run-c");
+  m.summaries.push_back(ours("decode_step", 4096, 20, "run-a"));
+  m.summaries.push_back(ours("attention", 4096, 40, "run-a"));
+  m.summaries.push_back(ours("decode_step", 4096, 30, "run-b", "cold"));
+  m.summaries.push_back(ours("append", 4096, 30, "run-b"));
+  ResultRow other_model = ours("decode_step", 4096, 50, "run-c");
   other_model.text[static_cast<std::size_t>(Col::model)] = "llama-7b";
   m.summaries.push_back(other_model);
   m.summaries.push_back(peer(4096, 10));
@@ -44,11 +50,11 @@ TEST(PeerComparison, ListsEveryDecodeRowOfTheSameShapeAndCacheState) {
 // One entry per peer: attention (what the peer times) before decode_step, then the latest run.
 TEST(PeerComparison, BestMatchPrefersAttentionThenTheLatestRun) {
   MachineResults m;
-  m.summaries.push_back(decode_row("decode_step", "fp16", 2, 4096, 1e9, 20, "DRAM", "warm", 28, 8, "run-c"));
-  m.summaries.push_back(decode_row("attention", "fp16", 2, 4096, 1e9, 40, "DRAM", "warm", 28, 8, "run-a"));
-  m.summaries.push_back(decode_row("attention", "fp16", 2, 4096, 1e9, 30, "DRAM", "warm", 28, 8, "run-b"));
-  m.summaries.push_back(decode_row("decode_step", "fp16", 2, 8192, 2e9, 20, "DRAM", "warm", 28, 8, "run-a"));
-  m.summaries.push_back(decode_row("decode_step", "fp16", 2, 8192, 2e9, 25, "DRAM", "warm", 28, 8, "run-b"));
+  m.summaries.push_back(ours("decode_step", 4096, 20, "run-c"));
+  m.summaries.push_back(ours("attention", 4096, 40, "run-a"));
+  m.summaries.push_back(ours("attention", 4096, 30, "run-b"));
+  m.summaries.push_back(ours("decode_step", 8192, 20, "run-a"));
+  m.summaries.push_back(ours("decode_step", 8192, 25, "run-b"));
   m.summaries.push_back(peer(4096, 10));
   m.summaries.push_back(peer(8192, 10));
   m.summaries.push_back(peer(16384, 10));
@@ -66,7 +72,7 @@ TEST(PeerComparison, BestMatchPrefersAttentionThenTheLatestRun) {
 // fail the line on it) but shows no speed.
 TEST(PeerComparison, AnInvalidPeerHasNoValidSpeed) {
   MachineResults m;
-  m.summaries.push_back(decode_row("decode_step", "fp16", 2, 4096, 1e9, 20, "DRAM"));
+  m.summaries.push_back(ours("decode_step", 4096, 20, "run-a"));
   ResultRow wrong = peer(4096, 5);
   wrong.number[static_cast<std::size_t>(Col::valid)] = 0;
   m.summaries.push_back(wrong);
