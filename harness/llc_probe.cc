@@ -15,27 +15,28 @@ namespace kvb {
 namespace {
 
 constexpr double kPlateauOverDram = 1.3;  // below this the curve shows no cache to place
-// Auto doubts hwloc's LLC where three quarters of it read this much slower than just past the
+// Auto doubts hwloc's LLC where 70% of it reads this much slower than just past the
 // L2. 1.5 flipped between runs on the 16-vCPU Emerald Rapids host, where one core reads its L3
 // only 1.5-1.7x faster than DRAM: one run in four read 19.7 against 13.5 GB/s (1.46x) at a
 // quarter of hwloc's 300 MiB and kept 300 MiB, the others measured 64 MiB
 // (session-2026-11-26c/targets-llc-lines.txt).
 constexpr double kDoubtRatio = 1.25;
 constexpr int kDoubtRounds = 2;  // the two sizes read in turn, best of each: one slow read is no doubt
-// How much of itself a cache that one core can fill streams at its plateau: an LRU cache 3/4
-// of itself, an adaptive one up to its size and past. Auto reads that fraction of hwloc's LLC
+// How much of itself a cache that one core can fill streams at about its plateau: an LRU cache
+// 3/4 of itself, an adaptive one up to its size and past. Auto reads this fraction of hwloc's LLC
 // and doubts hwloc's size where it reads slow; doubted, hwloc's size still stands where the
 // knee is at least this fraction of it (and at most twice it): an LRU cache's knee interpolates
-// to about 0.84 of its size (llc_size_of_knee), an adaptive one's lies past it. The caches that
-// guests show but one core cannot fill had knees at 0.23-0.65 of hwloc's size (the 2-vCPU Zen 3
-// guest's 32 MiB: 12.3-20.7 MiB; Emerald Rapids hosts' 300 MiB) and 0.03-0.05 (the Zen 5
-// guest's 508 MiB). Half was used for both before, and sat on the Zen 3 guest's knee: in 18
-// `kvbench topo` runs on 2026-11-29 a read of 16 MiB doubted hwloc's size 13 times and 5 times
-// not (46-68 GB/s against 52-78 just past the L2), and of the 13, 8 kept 32 MiB (knees 16.1-18.6
-// MiB), 4 measured 16 MiB and one 8 MiB. With 3/4, 20 runs that afternoon measured 16 MiB in 19
-// (knees 14.5-20.7 MiB) and 8 MiB in one (12.3); alternating the two rules, 10 runs each, 32 MiB
-// in 4 against none (results/epyc-zen3-2c-kvm/llc-auto/).
-constexpr double kFillFraction = 0.75;
+// to about 0.84 of its size (llc_size_of_knee), an adaptive one's lies past it.
+// Guests make this a judgement, not a gap: their L3s are shared with other tenants, so one
+// core's knee wanders below the size. Knee / hwloc's size seen so far: the 2-vCPU Zen 3 guest
+// 0.38-0.65 (12.3-20.7 MiB of 32, 2026-11-29, about 50 probes), the Zen 4 guest 0.78 (25.1 MiB,
+// one probe), the Zen 5 guest showing 32 MiB 1.11 (35.5), Emerald Rapids hosts 0.23-0.64 of 300
+// MiB, the Zen 5 guest showing 508 MiB 0.03-0.05. 0.7 falls between the Zen 3's and the Zen 4's.
+// Half was used before, on the Zen 3 guest's knee: in 18 `kvbench topo` runs a read of 16 MiB
+// doubted hwloc's size 13 times and 5 times not (46-68 GB/s against 52-78 just past the L2), and
+// of the 13, 8 kept 32 MiB (knees 16.1-18.6 MiB), 4 measured 16 MiB and one 8 MiB
+// (results/epyc-zen3-2c-kvm/llc-auto/ has the runs against this rule).
+constexpr double kFillFraction = 0.7;
 
 std::string mib(std::int64_t bytes) {
   char buf[32];
@@ -194,7 +195,7 @@ LlcDecision apply_llc_setting(Topology& topo, const LlcSetting& setting, std::in
     const std::int64_t l2 = topo.cache_bytes(2).value_or(0);
     std::int64_t top = 4 * hwloc_bytes;
     if (setting.policy == LlcPolicy::kAuto) {
-      // Three quarters of a cache stream at about its best speed (kFillFraction). Where that
+      // Most of a cache streams at about its best speed (kFillFraction). Where that
       // set already reads far slower than just past the L2, hwloc's size is in doubt, and only
       // then is the whole curve measured. A quarter of hwloc's size sat inside the knee of an
       // Emerald Rapids host (83-106 MiB against 300; xeon-emr-16c-kvm/session-2026-11-26f/) and

@@ -24,7 +24,7 @@ struct LlcEstimate {
   std::int64_t knee_bytes = 0;  // where reads fall halfway from the plateau to DRAM (log-size
                                 // interpolation); 0: no plateau 1.3x above DRAM to place it
 };
-// Auto's first test: does three quarters of hwloc's LLC (`in_llc_gbps`, one core) read so much
+// Auto's first test: does 70% of hwloc's LLC (`in_llc_gbps`, one core) read so much
 // slower than a set just past the L2 (`past_l2_gbps`) that hwloc's size is in doubt? Pure.
 bool hwloc_llc_in_doubt(double past_l2_gbps, double in_llc_gbps);
 
@@ -37,7 +37,7 @@ LlcEstimate estimate_llc(const std::vector<ReadPoint>& curve);
 
 // Working sets the probe reads: two per octave from 2 x `l2_bytes` to max(`largest_bytes`,
 // 256 MiB), capped at a quarter of `mem_available` (0: no cap). `--llc measure` reads up to
-// 4 x hwloc's LLC; auto, where it doubts hwloc's size, up to three quarters of it.
+// 4 x hwloc's LLC; auto, where it doubts hwloc's size, up to 70% of it.
 std::vector<std::int64_t> llc_probe_sizes(std::int64_t l2_bytes, std::int64_t largest_bytes,
                                           std::int64_t mem_available);
 
@@ -59,7 +59,7 @@ struct LlcDecision {
   std::string summary;            // one line for the user
 };
 // What the setting makes of hwloc's size and a measured curve (empty for hwloc and fixed
-// sizes). Auto keeps hwloc's size unless the knee lies outside [0.75 x hwloc, 2 x hwloc]; measure
+// sizes). Auto keeps hwloc's size unless the knee lies outside [0.7 x hwloc, 2 x hwloc]; measure
 // takes the knee whenever there is one. A measured size is the largest power of two not above
 // 1.2 x the knee, so the contexts sized from it stay put while the knee wanders. Pure.
 LlcDecision decide_llc(const LlcSetting& setting, std::int64_t hwloc_bytes,
@@ -67,7 +67,7 @@ LlcDecision decide_llc(const LlcSetting& setting, std::int64_t hwloc_bytes,
 
 // Measures where the setting needs it (one thread on the first PU), decides, and replaces
 // topo's LLC by the chosen size (one instance shared by the PUs of hwloc's LLC instances).
-// Auto first reads two working sets (twice the L2, three quarters of hwloc's LLC; twice each,
+// Auto first reads two working sets (twice the L2, 70% of hwloc's LLC; twice each,
 // in turn) and measures the whole curve only where hwloc_llc_in_doubt; measure always reads the
 // curve (up to 4 x hwloc's LLC). Machines whose deepest cache is the L2 keep it.
 LlcDecision apply_llc_setting(Topology& topo, const LlcSetting& setting, std::int64_t mem_available);

@@ -134,16 +134,30 @@ std::vector<ReadPoint> zen3_guest() {
           {185363 * 1024, 21.7}, {256 * kMiB, 21.6}};
 }
 
+// What the 2-vCPU Zen 4 guest measured (results/epyc-zen4-2c-kvm/topo-llc.txt): its 32 MiB L3
+// streams down to DRAM speed gradually, past 25.1 MiB.
+std::vector<ReadPoint> zen4_guest() {
+  return {{2 * kMiB, 98.5},    {2896 * 1024, 97.9},  {4 * kMiB, 98.5},    {5793 * 1024, 98.7},  {8 * kMiB, 98.2},
+          {11585 * 1024, 90.0}, {16 * kMiB, 83.4},   {23170 * 1024, 66.7}, {32 * kMiB, 50.4},   {46341 * 1024, 36.9},
+          {64 * kMiB, 24.7},   {92682 * 1024, 23.3}, {128 * kMiB, 24.4},   {185363 * 1024, 25.2}, {256 * kMiB, 24.9}};
+}
+
 // A knee well inside hwloc's size is a cache one core cannot fill, even where it is more than
 // half of it: the Zen 3 guest's knees of 16.1-18.7 MiB had kept 32 MiB under a [hwloc / 2,
-// 2 x hwloc] rule, while 13.0-15.9 measured, so the size flipped from run to run. An LRU cache's
-// knee (about 0.84 of it) still keeps hwloc's size.
+// 2 x hwloc] rule, while 13.0-15.9 measured, so the size flipped from run to run. The Zen 4
+// guest's knee (0.78 of its 32 MiB) and an LRU cache's (about 0.84) still keep hwloc's size.
 TEST(LlcProbe, AutoMeasuresAKneeWellInsideHwlocsSize) {
   const LlcDecision guest = decide_llc({LlcPolicy::kAuto, 0}, 32 * kMiB, zen3_guest());
   EXPECT_GT(guest.estimate.knee_bytes, 18 * kMiB);
   EXPECT_LT(guest.estimate.knee_bytes, 19 * kMiB);
   EXPECT_EQ(guest.bytes, 16 * kMiB);
   EXPECT_EQ(guest.source, "measured");
+
+  const LlcDecision zen4 = decide_llc({LlcPolicy::kAuto, 0}, 32 * kMiB, zen4_guest());
+  EXPECT_GT(zen4.estimate.knee_bytes, 24 * kMiB);
+  EXPECT_LT(zen4.estimate.knee_bytes, 26 * kMiB);
+  EXPECT_EQ(zen4.bytes, 0);
+  EXPECT_EQ(zen4.source, "hwloc");
 
   std::vector<ReadPoint> lru;
   for (double s = 1.0; s <= 256.0; s *= std::sqrt(2.0))

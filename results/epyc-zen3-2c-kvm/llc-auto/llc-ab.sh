@@ -1,5 +1,5 @@
 #!/bin/bash
-# Auto's LLC decision, main 93b8753's rule (kvbench) against c08f8dd's (kvbench-before), alternating.
+# Auto's LLC decision: the new rule (kvbench) against main c08f8dd's (kvbench-before), alternating.
 # Carried to the device as .carry/pack.tar.xz (bin/kvbench, bin/kvbench-before, lib/), run from the repository root with OUT set.
 mkdir -p /tmp/kvb && tar xJf .carry/pack.tar.xz -C /tmp/kvb; P=/tmp/kvb/pack
 export LD_LIBRARY_PATH=$P/lib
