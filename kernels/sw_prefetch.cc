@@ -43,7 +43,10 @@ bool parse_sw_prefetch(const std::string& name, SwPrefetch* out) noexcept {
 //     DRAM at 1 and 16 threads.
 //   AMD EPYC Zen 5 guest (family 26), 6 rounds, DRAM T2 1.05 / 1.10 / 1.11 / 1.04 at 1 thread
 //     (slower in every round), 1.02 / 1.06 / 1.32 / 1.03 at 2 (results/epyc-zen5-2c-kvm/sw-prefetch/).
-// Zen 3 (also family 25) is not measured.
+//   AMD EPYC Zen 3 guest (family 25, AVX2), 3 rounds, fp32 / fp16 / bf16 / int8, DRAM 1 thread:
+//     T0 1.06 / 0.94 / 0.93 / 1.02 (int8's rounds 0.99-1.68) of T2's time, none 1.11 / 1.17 /
+//     1.08 / 1.23 (results/epyc-zen3-2c-kvm/kernel-rate/sw-prefetch.md): a window pays, its hint
+//     hardly matters, so family 25 keeps T2.
 SwPrefetch tuned_sw_prefetch(const std::string& cpu_vendor, int cpu_family) noexcept {
   if (cpu_vendor == "AuthenticAMD" && cpu_family == 25) return SwPrefetch::kT2;
   return SwPrefetch::kT0;
