@@ -7,7 +7,7 @@ cd $OUT
 lscpu | grep -E "Model name|^CPU\(s\)|L3" > lscpu.txt
 date -u +%FT%TZ > start.txt
 for i in $(seq 1 ${ROUNDS:-8}); do
-  for b in kvbench-before kvbench; do
+  for b in ${ORDER:-kvbench-before kvbench}; do
     s=$(date +%s%N)
     $P/bin/$b topo > topo-$b-$i.txt 2>&1
     e=$(date +%s%N)
