@@ -30,6 +30,11 @@ LlcSetting llc_option(const std::string& text) {
 LlcDecision apply_llc_option(Topology& topo, const LlcSetting& setting) {
   LlcDecision d = apply_llc_setting(topo, setting, read_mem_available_bytes());
   std::fprintf(stderr, "kvbench: %s\n", d.summary.c_str());
+  // A measured knee wanders from run to run (results/epyc-zen3-2c-kvm/llc-auto/), and the
+  // contexts and ceilings sized from it follow: say how to hold it.
+  if (d.source == "measured")
+    std::fprintf(stderr, "kvbench: every run measures again; --llc %s holds this size for a series of runs\n",
+                 llc_option_value(d.bytes).c_str());
   return d;
 }
 

@@ -115,6 +115,12 @@ std::vector<std::int64_t> llc_probe_sizes(std::int64_t l2_bytes, std::int64_t la
   return sizes;
 }
 
+std::string llc_option_value(std::int64_t bytes) {
+  if (bytes > 0 && bytes % (std::int64_t{1} << 20) == 0) return std::to_string(bytes >> 20) + "MiB";
+  if (bytes > 0 && bytes % 1024 == 0) return std::to_string(bytes >> 10) + "KiB";
+  return std::to_string(bytes);
+}
+
 LlcSetting parse_llc_setting(const std::string& text) {
   if (text == "auto") return {LlcPolicy::kAuto, 0};
   if (text == "hwloc") return {LlcPolicy::kHwloc, 0};

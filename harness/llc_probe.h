@@ -41,6 +41,10 @@ LlcEstimate estimate_llc(const std::vector<ReadPoint>& curve);
 std::vector<std::int64_t> llc_probe_sizes(std::int64_t l2_bytes, std::int64_t largest_bytes,
                                           std::int64_t mem_available);
 
+// The --llc value that names `bytes` (whole MiB or KiB where it is one, else bytes): what a
+// measured size is repeated with. parse_llc_setting reads it back to `bytes`. Pure.
+std::string llc_option_value(std::int64_t bytes);
+
 enum class LlcPolicy { kAuto, kHwloc, kMeasure, kFixed };
 struct LlcSetting {
   LlcPolicy policy = LlcPolicy::kAuto;

@@ -69,6 +69,15 @@ TEST(LlcProbe, ProbeSizesRunTwoPerOctaveFromTwiceTheL2) {
   EXPECT_GE(llc_probe_sizes(kMiB, 4 * kMiB, 0).back(), 250 * kMiB);
 }
 
+// The value a run prints for holding a measured size reads back as that size.
+TEST(LlcProbe, TheOptionValueOfASizeParsesBackToIt) {
+  EXPECT_EQ(llc_option_value(16 * kMiB), "16MiB");
+  EXPECT_EQ(llc_option_value(24580 * 1024), "24580KiB");
+  EXPECT_EQ(llc_option_value(33554433), "33554433");
+  for (std::int64_t bytes : {16 * kMiB, 128 * kMiB, std::int64_t{24580} * 1024, std::int64_t{33554433}})
+    EXPECT_EQ(parse_llc_setting(llc_option_value(bytes)).bytes, bytes) << bytes;
+}
+
 TEST(LlcProbe, SettingsParseOrNameTheBadValue) {
   EXPECT_EQ(parse_llc_setting("auto").policy, LlcPolicy::kAuto);
   EXPECT_EQ(parse_llc_setting("hwloc").policy, LlcPolicy::kHwloc);
