@@ -640,20 +640,20 @@ void peers_section(std::ostream& md, const std::vector<MachineResults>& ms) {
       const ResultRow& peer = *c.peer;
       const std::string gp = c.peer_gbps ? format_number(*c.peer_gbps, 4) : "";
       const std::string ns_peer = format_number(peer.num_or(Col::ns_per_step, NAN), 4);
+      // A peer whose output failed its accuracy check keeps its timings but gets no speed ratio.
+      const std::string peer_name = md_escape(peer.str(Col::benchmark)) + (peer.failed_validation() ? " (INVALID)" : "");
       if (!c.ours) {
-        t.add_row({m.id, md_escape(peer.str(Col::benchmark)) + (peer.failed_validation() ? " (INVALID)" : ""),
-                   "(no kvbench row of this shape)", peer.str(Col::dtype),
+        t.add_row({m.id, peer_name, "(no kvbench row of this shape)", peer.str(Col::dtype),
                    shape_of(peer), peer.str(Col::context), peer.str(Col::threads), "", gp, "", ns_peer, ""});
         continue;
       }
       const ResultRow& ours = *c.ours;
-      // A peer whose output failed its accuracy check keeps its timings but gets no speed ratio.
-      t.add_row({m.id, md_escape(peer.str(Col::benchmark)) + (peer.failed_validation() ? " (INVALID)" : ""),
-                 md_escape(ours.str(Col::benchmark)) +
+      const std::optional<double> speed = c.valid_speed();
+      t.add_row({m.id, peer_name, md_escape(ours.str(Col::benchmark)) +
                  (ours.failed_validation() ? " (INVALID)" : ""), peer.str(Col::dtype), shape_of(peer),
                  peer.str(Col::context), peer.str(Col::threads), c.kvbench_gbps ? format_number(*c.kvbench_gbps, 4) : "",
                  gp, format_number(ours.num_or(Col::ns_per_step, NAN), 4), ns_peer,
-                 c.valid_speed() ? format_number(*c.valid_speed(), 3) + "x" : ""});
+                 speed ? format_number(*speed, 3) + "x" : ""});
     }
   }
   if (t.empty()) return;
