@@ -491,6 +491,12 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
   EXPECT_EQ(threads.status, 2) << threads.out << threads.err;
   EXPECT_NE(threads.err.find("bad value '0' for --threads"), std::string::npos) << threads.err;
   EXPECT_EQ(threads.err.find("LLC"), std::string::npos) << threads.err;
+  // A bad shape does not depend on the LLC's size, so it is refused before --llc auto's probe
+  // (the LLC line is its report).
+  const Result shape = run(std::string(kSmoke) + "--q-heads 6 --kv-heads 4 --llc auto");
+  EXPECT_EQ(shape.status, 2) << shape.out << shape.err;
+  EXPECT_NE(shape.err.find("not a multiple of kv_heads"), std::string::npos) << shape.err;
+  EXPECT_EQ(shape.err.find("LLC"), std::string::npos) << shape.err;
   // An unknown option inside a config file names the file and the closest option.
   std::ofstream(dir_ / "typo.ini") << "kv-head = 2\n";
   const Result r = run("run --config typo.ini");
