@@ -1,5 +1,6 @@
 #include "analysis/compare_command.h"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <set>
@@ -24,7 +25,28 @@ struct Options {
 
 const char* kUsage =
     "usage: kvbench compare <base.csv> <new.csv> [--threshold F] [--alpha F] [--strict] [--cross-cpu]\n"
-    "                       [--match-threads exact|max] [--format console|csv|md] [--out FILE [--force]]";
+    "                       [--match-threads exact|max] [--format console|csv|md] [--out FILE [--force]]\n"
+    "       kvbench compare <base1.csv>,<base2.csv>,... <new1.csv>,<new2.csv>,...  (rounds: basei and newi\n"
+    "                       ran back to back; each configuration judged on the rounds' time ratios)";
+
+// "a.csv,b.csv" -> {"a.csv", "b.csv"}.
+std::vector<std::string> file_list(const std::string& text, const char* side) {
+  std::vector<std::string> files;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = text.find(',', start);
+    files.push_back(text.substr(start, comma == std::string::npos ? comma : comma - start));
+    if (files.back().empty()) throw InputError(std::string("empty file name in the ") + side + " list '" + text + "'");
+    if (comma == std::string::npos) return files;
+    start = comma + 1;
+  }
+}
+
+std::vector<std::vector<ResultRow>> load_all(const std::vector<std::string>& files) {
+  std::vector<std::vector<ResultRow>> out;
+  for (const std::string& f : files) out.push_back(load_results(f));
+  return out;
+}
 
 std::optional<Options> parse_options(int argc, char** argv) {
   Options o;
@@ -76,7 +98,14 @@ std::vector<Col> varying_columns(const Comparison& c, MatchThreads mode) {
 
 std::string cell(std::optional<double> v, int digits = 4) { return v ? format_number(*v, digits) : ""; }
 
-TextTable build_table(const Comparison& c, const Options& o, bool cross, bool all_columns) {
+// Each round's ratio, in round order: "1.08 1.14 1.15".
+std::string round_ratios(const ComparedConfig& r) {
+  std::string out;
+  for (double x : r.round_ratios) out += (out.empty() ? "" : " ") + format_number(x, 3);
+  return out;
+}
+
+TextTable build_table(const Comparison& c, const Options& o, bool cross, bool all_columns, bool rounds) {
   const auto cols = all_columns ? match_columns(o.compare.match_threads) : varying_columns(c, o.compare.match_threads);
   std::vector<std::string> header;
   for (Col col : cols) header.emplace_back(column_name(col));
@@ -84,6 +113,7 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
   if (show_threads) header.insert(header.end(), {"base_threads", "new_threads"});
   header.insert(header.end(), {"base_n", "new_n", "base_ns", "new_ns"});
   if (cross) header.insert(header.end(), {"base_gbps", "new_gbps", "gbps_ratio"});
+  if (rounds) header.insert(header.end(), {"rounds", "round_ratios"});
   header.insert(header.end(), {"time_ratio", "change", "p_value", "verdict", "note"});
   TextTable t(header);
   for (const auto& r : c.rows) {
@@ -97,8 +127,17 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
       if (r.base_gbps && r.new_gbps && *r.base_gbps > 0) ratio = *r.new_gbps / *r.base_gbps;
       row.insert(row.end(), {cell(r.base_gbps), cell(r.new_gbps), cell(ratio)});
     }
+    if (rounds) row.insert(row.end(), {std::to_string(r.round_ratios.size()), round_ratios(r)});
+    std::optional<double> p = r.paired_p;
+    if (!r.paired() && r.utest) p = r.utest->p_value;
     std::string note;
-    if (!r.utest) {
+    if (r.paired()) {
+      const auto faster = std::count_if(r.round_ratios.begin(), r.round_ratios.end(), [](double x) { return x < 1; });
+      note = "faster in " + std::to_string(faster) + " of " + std::to_string(r.round_ratios.size()) + " rounds";
+    } else if (rounds) {
+      note = "in fewer than 2 rounds: pooled repetitions";
+      if (!r.utest) note += "; untested";
+    } else if (!r.utest) {
       note = "untested: < " + std::to_string(kUTestMinRepetitions) + " repetitions";
     } else if (r.few_repetitions) {
       note = "few repetitions (< " + std::to_string(kUTestOptimalRepetitions) + "): test has low power";
@@ -107,9 +146,9 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
       note += std::string(note.empty() ? "" : "; ") + "INVALID kernel (valid=0)";
     }
     row.insert(row.end(), {format_number(r.time_ratio, 4), all_columns ? format_number(r.change, 4) : format_percent(r.change),
-                           r.utest ? format_number(r.utest->p_value, 3) : "",
+                           p ? format_number(*p, 3) : "",
                            // "slower?": beyond the threshold but untestable, so it does not fail CI.
-                           std::string(verdict_name(r.verdict)) + (!r.utest && r.verdict != Verdict::kSame ? "?" : ""),
+                           std::string(verdict_name(r.verdict)) + (!p && r.verdict != Verdict::kSame ? "?" : ""),
                            note});
     t.add_row(row);
   }
@@ -135,9 +174,11 @@ int compare_main(int argc, char** argv) {
     const auto parsed = parse_options(argc, argv);
     if (!parsed) return kExitOk;
     const Options& o = *parsed;
-    const auto base = load_results(o.base);
-    const auto next = load_results(o.next);
-    const Comparison c = compare_results(base, next, o.compare);
+    const auto base_files = file_list(o.base, "base"), new_files = file_list(o.next, "new");
+    const auto base = load_all(base_files);
+    const auto next = load_all(new_files);
+    const Comparison c = compare_rounds(base, next, o.compare);
+    const bool rounds = base.size() == next.size() && base.size() >= 2;
     if (o.strict && !c.environment_differences.empty()) {
       std::string msg = "environments differ (--strict):";
       for (const auto& d : c.environment_differences) msg += "\n  " + d;
@@ -155,8 +196,21 @@ int compare_main(int argc, char** argv) {
              << (o.compare.match_threads == MatchThreads::kMax ? ", each CPU at its largest thread count" : "")
              << ".\n";
       }
-      text << (md ? "\n" : "") << "Verdict: |change| > " << format_percent(o.compare.threshold).substr(1)
-           << " and Mann-Whitney U p < " << o.compare.alpha << " over per-repetition ns_per_step.\n";
+      if (rounds) {
+        text << (md ? "\n" : "") << base.size() << " rounds: base file i against new file i, run back to back. "
+             << "Verdict: |change| > " << format_percent(o.compare.threshold).substr(1)
+             << " and p < " << o.compare.alpha
+             << " in a paired t-test of the logarithms of the rounds' time ratios (new / base median "
+                "ns_per_step of each round); time_ratio is their median. Configurations in fewer than 2 "
+                "rounds: Mann-Whitney U over the pooled repetitions.\n";
+      } else {
+        if (base.size() > 1 || next.size() > 1)
+          text << (md ? "\n" : "") << "Pooled: " << base.size() << " base and " << next.size()
+               << " new run(s), their repetitions together (the same number of files on each side pairs them "
+                  "as rounds).\n";
+        text << (md ? "\n" : "") << "Verdict: |change| > " << format_percent(o.compare.threshold).substr(1)
+             << " and Mann-Whitney U p < " << o.compare.alpha << " over per-repetition ns_per_step.\n";
+      }
       // The table drops key columns that are the same on every row; say what they are.
       std::string same;
       for (Col col : match_columns(o.compare.match_threads)) {
@@ -168,7 +222,7 @@ int compare_main(int argc, char** argv) {
       if (!same.empty()) text << (md ? "\n" : "") << "Same on every matched row: " << same << ".\n";
       text << "\n";
     }
-    const TextTable table = build_table(c, o, cross, o.format == "csv");
+    const TextTable table = build_table(c, o, cross, o.format == "csv", rounds);
     text << (o.format == "csv" ? table.csv() : md ? table.markdown() : table.console());
     if (o.format != "csv") {
       text << unmatched_text("base", c.only_in_base, o.compare.match_threads, md);

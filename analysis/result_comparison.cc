@@ -42,16 +42,21 @@ struct Group {
   int threads = 0;
 };
 
-// Configuration key -> repetitions, keeping only the largest thread count per key under kMax.
-std::map<std::string, Group> group_rows(const std::vector<ResultRow>& rows, MatchThreads mode) {
+using Files = std::vector<const std::vector<ResultRow>*>;
+
+// Configuration key -> repetitions (of all the files), keeping only the largest thread count per
+// key under kMax.
+std::map<std::string, Group> group_rows(const Files& files, MatchThreads mode) {
   const auto key_cols = match_columns(mode);
   // A configuration measured at several working sets (a ceiling swept over buffer sizes within
   // one cache level) is split by working set; otherwise the working set is left out of the key
   // so that CPUs whose sweeps chose different buffer sizes still match level by level.
   std::map<std::string, std::set<std::string>> working_sets;
-  for (const ResultRow& r : rows) working_sets[join_columns(r, key_cols)].insert(r.str(Col::working_set_bytes));
+  for (const auto* rows : files)
+    for (const ResultRow& r : *rows) working_sets[join_columns(r, key_cols)].insert(r.str(Col::working_set_bytes));
   std::map<std::string, Group> groups;
-  for (const ResultRow& r : rows) {
+  for (const auto* rows : files)
+  for (const ResultRow& r : *rows) {
     if (!r.is_repetition() && !r.is_median()) continue;
     if (!r.num(Col::ns_per_step)) continue;
     const int threads = static_cast<int>(r.num_or(Col::threads, 0));
@@ -92,9 +97,10 @@ std::vector<double> values(const Group& g, Col c) {
   return v;
 }
 
-std::set<std::string> distinct(const std::vector<ResultRow>& rows, Col c) {
+std::set<std::string> distinct(const Files& files, Col c) {
   std::set<std::string> s;
-  for (const auto& r : rows) s.insert(r.str(c));
+  for (const auto* rows : files)
+    for (const auto& r : *rows) s.insert(r.str(c));
   return s;
 }
 
@@ -106,9 +112,10 @@ std::string join(const std::set<std::string>& s) {
 
 // The LLC each run sized itself from, per thread count: "bytes (source)". Rows of files from
 // before llc_source was written read as hwloc's.
-std::map<std::string, std::set<std::string>> llc_by_threads(const std::vector<ResultRow>& rows) {
+std::map<std::string, std::set<std::string>> llc_by_threads(const Files& files) {
   std::map<std::string, std::set<std::string>> out;
-  for (const ResultRow& r : rows) {
+  for (const auto* rows : files)
+  for (const ResultRow& r : *rows) {
     if (r.str(Col::llc_bytes).empty()) continue;
     const std::string source = r.str(Col::llc_source).empty() ? "hwloc" : r.str(Col::llc_source);
     out[r.str(Col::threads)].insert(r.str(Col::llc_bytes) + " (" + source + ")");
@@ -119,7 +126,7 @@ std::map<std::string, std::set<std::string>> llc_by_threads(const std::vector<Re
 // Two runs of one machine can size their LLC differently (`--llc auto` measured in one and kept
 // hwloc's in the other, or another `--llc`); context = auto and the ceilings' working sets
 // follow it, so their rows stop matching. Named at the first thread count both ran.
-std::optional<std::string> llc_difference(const std::vector<ResultRow>& base, const std::vector<ResultRow>& next) {
+std::optional<std::string> llc_difference(const Files& base, const Files& next) {
   const auto a = llc_by_threads(base), b = llc_by_threads(next);
   for (const auto& [threads, sizes] : a) {
     const auto it = b.find(threads);
@@ -130,10 +137,28 @@ std::optional<std::string> llc_difference(const std::vector<ResultRow>& base, co
   return std::nullopt;
 }
 
-}  // namespace
+// Verdict from the change and the test, as set on c.
+void decide(ComparedConfig& c, const CompareOptions& options) {
+  // Without a test (one repetition) the verdict follows the threshold alone, but it is never
+  // "significant", so it cannot fail CI on its own.
+  const bool tested = c.paired() ? c.paired_p.has_value() : c.utest.has_value();
+  const bool decisive = c.significant || !tested;
+  c.verdict = Verdict::kSame;
+  if (decisive && c.change > options.threshold) {
+    c.verdict = Verdict::kSlower;
+  } else if (decisive && c.change < -options.threshold) {
+    c.verdict = Verdict::kFaster;
+  }
+}
 
-Comparison compare_results(const std::vector<ResultRow>& base, const std::vector<ResultRow>& next,
-                           const CompareOptions& options) {
+Files addresses(const std::vector<std::vector<ResultRow>>& files) {
+  Files out;
+  for (const auto& f : files) out.push_back(&f);
+  return out;
+}
+
+// The pooled comparison of every file of one side against every file of the other.
+Comparison compare_files(const Files& base_files, const Files& new_files, const CompareOptions& options) {
   Comparison out;
   // The CPU differs when its model string, signature or cache sizes do: guests often report a
   // bare "AMD EPYC" for different designs. A file from before the cpu_signature column has it
@@ -143,7 +168,7 @@ Comparison compare_results(const std::vector<ResultRow>& base, const std::vector
   constexpr std::size_t kCpuColumns = 5;  // the first five name the CPU
   for (std::size_t i = 0; i < std::size(kEnvironment); ++i) {
     const Col c = kEnvironment[i];
-    const auto a = distinct(base, c), b = distinct(next, c);
+    const auto a = distinct(base_files, c), b = distinct(new_files, c);
     if (c == Col::cpu_signature && (a.count("") || b.count(""))) continue;
     if (a != b) {
       out.environment_differences.push_back(std::string(column_name(c)) + ": base " + join(a) + " vs new " + join(b));
@@ -151,9 +176,9 @@ Comparison compare_results(const std::vector<ResultRow>& base, const std::vector
     }
   }
   if (!out.cpu_differs)  // other CPUs have other caches: l3_bytes already says so
-    if (auto llc = llc_difference(base, next)) out.environment_differences.push_back(*llc);
-  const auto base_groups = group_rows(base, options.match_threads);
-  const auto new_groups = group_rows(next, options.match_threads);
+    if (auto llc = llc_difference(base_files, new_files)) out.environment_differences.push_back(*llc);
+  const auto base_groups = group_rows(base_files, options.match_threads);
+  const auto new_groups = group_rows(new_files, options.match_threads);
   for (const auto& [key, bg] : base_groups) {
     const ResultRow* example = bg.repetitions.empty() ? bg.median_row : bg.repetitions.front();
     auto it = new_groups.find(key);
@@ -163,6 +188,7 @@ Comparison compare_results(const std::vector<ResultRow>& base, const std::vector
     }
     const Group& ng = it->second;
     ComparedConfig c;
+    c.key = key;
     c.base_example = example;
     c.new_example = ng.repetitions.empty() ? ng.median_row : ng.repetitions.front();
     const auto base_ns = values(bg, Col::ns_per_step);
@@ -178,21 +204,55 @@ Comparison compare_results(const std::vector<ResultRow>& base, const std::vector
     c.utest = mann_whitney_u(base_ns, new_ns);
     c.few_repetitions = std::min(c.base_n, c.new_n) < kUTestOptimalRepetitions;
     c.significant = c.utest && c.utest->p_value < options.alpha;
-    // Without a test (one repetition) the verdict follows the threshold alone, but it is never
-    // "significant", so it cannot fail CI on its own.
-    const bool decisive = c.significant || !c.utest;
-    if (decisive && c.change > options.threshold) {
-      c.verdict = Verdict::kSlower;
-    } else if (decisive && c.change < -options.threshold) {
-      c.verdict = Verdict::kFaster;
-    }
+    decide(c, options);
     out.rows.push_back(c);
   }
   for (const auto& [key, ng] : new_groups) {
     if (!base_groups.count(key)) out.only_in_new.push_back(ng.repetitions.empty() ? ng.median_row : ng.repetitions.front());
   }
-  std::stable_sort(out.rows.begin(), out.rows.end(),
+  return out;
+}
+
+void sort_by_change(Comparison& c) {
+  std::stable_sort(c.rows.begin(), c.rows.end(),
                    [](const ComparedConfig& a, const ComparedConfig& b) { return a.change > b.change; });
+}
+
+}  // namespace
+
+Comparison compare_results(const std::vector<ResultRow>& base, const std::vector<ResultRow>& next,
+                           const CompareOptions& options) {
+  Comparison out = compare_files({&base}, {&next}, options);
+  sort_by_change(out);
+  return out;
+}
+
+Comparison compare_rounds(const std::vector<std::vector<ResultRow>>& base,
+                          const std::vector<std::vector<ResultRow>>& next, const CompareOptions& options) {
+  Comparison out = compare_files(addresses(base), addresses(next), options);
+  if (base.size() == next.size() && base.size() >= 2) {
+    std::vector<std::map<std::string, Group>> base_rounds, new_rounds;
+    for (std::size_t i = 0; i < base.size(); ++i) {
+      base_rounds.push_back(group_rows({&base[i]}, options.match_threads));
+      new_rounds.push_back(group_rows({&next[i]}, options.match_threads));
+    }
+    for (ComparedConfig& c : out.rows) {
+      for (std::size_t i = 0; i < base.size(); ++i) {
+        const auto b = base_rounds[i].find(c.key), n = new_rounds[i].find(c.key);
+        if (b == base_rounds[i].end() || n == new_rounds[i].end()) continue;
+        const auto base_ns = median(values(b->second, Col::ns_per_step)), new_ns = median(values(n->second, Col::ns_per_step));
+        if (base_ns && new_ns && *base_ns > 0) c.round_ratios.push_back(*new_ns / *base_ns);
+      }
+      if (!c.paired()) continue;
+      c.time_ratio = *median(c.round_ratios);
+      c.change = c.time_ratio - 1;
+      c.paired_p = paired_ratio_p_value(c.round_ratios);
+      c.significant = c.paired_p && *c.paired_p < options.alpha;
+      c.few_repetitions = false;  // the rounds are the sample, not the repetitions
+      decide(c, options);
+    }
+  }
+  sort_by_change(out);
   return out;
 }
 

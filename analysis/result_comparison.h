@@ -21,6 +21,7 @@ struct CompareOptions {
 };
 
 struct ComparedConfig {
+  std::string key;                          // the configuration's match key
   const ResultRow* base_example = nullptr;  // a row of each side, for the configuration columns
   const ResultRow* new_example = nullptr;
   std::size_t base_n = 0, new_n = 0;        // repetitions
@@ -32,6 +33,12 @@ struct ComparedConfig {
   bool significant = false;
   bool few_repetitions = false;             // < kUTestOptimalRepetitions on a side
   Verdict verdict = Verdict::kSame;
+  // Rounds (compare_rounds): new / base of each round's medians, in round order, over the rounds
+  // that ran the configuration on both sides, and paired_ratio_p_value of them. With 2 or more,
+  // they decide: time_ratio is their median and paired_p the test.
+  std::vector<double> round_ratios;
+  std::optional<double> paired_p;
+  bool paired() const { return round_ratios.size() >= 2; }
 };
 
 struct Comparison {
@@ -48,5 +55,13 @@ std::vector<Col> match_columns(MatchThreads mode);
 
 Comparison compare_results(const std::vector<ResultRow>& base, const std::vector<ResultRow>& next,
                            const CompareOptions& options);
+
+// Several runs a side. Their rows are pooled (repetitions of every run of a side). Where both sides
+// have the same number of runs (2 or more), base[i] and next[i] are round i: two runs taken back
+// to back (builds or settings alternating), so each round's ratio sees one state of a machine
+// that drifts between rounds more than within one. A configuration found in 2 or more rounds is
+// judged on those rounds' ratios, not on the pooled repetitions.
+Comparison compare_rounds(const std::vector<std::vector<ResultRow>>& base,
+                          const std::vector<std::vector<ResultRow>>& next, const CompareOptions& options);
 
 }  // namespace kvb

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/math/distributions/normal.hpp>
+#include <boost/math/statistics/t_test.hpp>
 #include <cmath>
 #include <utility>
 
@@ -52,6 +53,18 @@ std::optional<UTestResult> mann_whitney_u(const std::vector<double>& a, const st
   const boost::math::normal standard_normal;
   r.p_value = std::min(1.0, 2 * boost::math::cdf(boost::math::complement(standard_normal, r.z)));
   return r;
+}
+
+std::optional<double> paired_ratio_p_value(const std::vector<double>& ratios) {
+  if (ratios.size() < 2) return std::nullopt;
+  std::vector<double> logs;
+  for (double r : ratios) {
+    if (!(r > 0) || !std::isfinite(r)) return std::nullopt;
+    logs.push_back(std::log(r));
+  }
+  if (std::all_of(logs.begin(), logs.end(), [&](double x) { return x == logs.front(); }))
+    return logs.front() == 0 ? 1.0 : 0.0;
+  return boost::math::statistics::one_sample_t_test(logs, 0.0).second;
 }
 
 }  // namespace kvb

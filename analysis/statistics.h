@@ -26,4 +26,10 @@ struct UTestResult {
 // fewer than kUTestMinRepetitions values.
 std::optional<UTestResult> mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b);
 
+// Paired rounds (a base run and a new run back to back, repeated): the two-sided one-sample t-test
+// of the logarithms of the rounds' new / base ratios against 0, i.e. whether the typical ratio is
+// 1 (boost::math::statistics::one_sample_t_test). nullopt below 2 ratios or for a ratio that is
+// not positive and finite. Identical ratios have no spread: p = 1 if they are all 1, else 0.
+std::optional<double> paired_ratio_p_value(const std::vector<double>& ratios);
+
 }  // namespace kvb

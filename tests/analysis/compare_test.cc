@@ -167,6 +167,72 @@ TEST(CompareResults, MatchThreadsMaxComparesEachSideAtItsLargestThreadCount) {
   EXPECT_NEAR(*c.rows[0].new_gbps / *c.rows[0].base_gbps, 101.0 / 51.0, 1e-9);
 }
 
+// Rounds: a machine whose speed drifts from round to round by far more than the change. Each
+// round's base and new runs share its state; new is 8% slower in every round. Pooled, the drift
+// hides the change; paired by round, it shows.
+struct DriftingRounds {
+  std::vector<std::filesystem::path> base_files, new_files;
+  std::vector<std::vector<ResultRow>> base, next;
+};
+
+DriftingRounds drifting_rounds(const std::string& name, double slowdown, int rounds) {
+  const SyntheticMachine m;
+  const double drift[] = {1.0, 1.3, 0.8, 1.15, 0.9, 1.25};
+  const auto dir = testing::scratch_dir("CompareRounds." + name);
+  DriftingRounds out;
+  for (int i = 0; i < rounds; ++i) {
+    const double state = 1e6 * drift[i % 6];
+    out.base_files.push_back(dir / ("base-" + std::to_string(i) + ".csv"));
+    out.new_files.push_back(dir / ("new-" + std::to_string(i) + ".csv"));
+    testing::write_text(out.base_files.back(),
+                        testing::to_csv(testing::repetition_rows(m, normal_times(state, 0.01, 3, 100 + 2 * i))));
+    testing::write_text(out.new_files.back(),
+                        testing::to_csv(testing::repetition_rows(m, normal_times(state * slowdown, 0.01, 3, 101 + 2 * i))));
+    out.base.push_back(load_results(out.base_files.back().string()));
+    out.next.push_back(load_results(out.new_files.back().string()));
+  }
+  return out;
+}
+
+TEST(CompareRounds, PairingByRoundShowsAChangeThatDriftHides) {
+  const DriftingRounds d = drifting_rounds("Drift", 1.08, 5);
+  std::vector<ResultRow> pooled_base, pooled_new;
+  for (const auto& f : d.base) pooled_base.insert(pooled_base.end(), f.begin(), f.end());
+  for (const auto& f : d.next) pooled_new.insert(pooled_new.end(), f.begin(), f.end());
+  const Comparison pooled = compare_results(pooled_base, pooled_new, {});
+  ASSERT_EQ(pooled.rows.size(), 1u);
+  EXPECT_FALSE(pooled.rows[0].significant);
+  const Comparison c = compare_rounds(d.base, d.next, {});
+  ASSERT_EQ(c.rows.size(), 1u);
+  const auto& r = c.rows[0];
+  ASSERT_EQ(r.round_ratios.size(), 5u);
+  for (double x : r.round_ratios) EXPECT_NEAR(x, 1.08, 0.04);
+  EXPECT_NEAR(r.time_ratio, 1.08, 0.03);
+  ASSERT_TRUE(r.paired_p.has_value());
+  EXPECT_LT(*r.paired_p, 0.001);
+  EXPECT_EQ(r.verdict, Verdict::kSlower);
+  EXPECT_TRUE(c.any_significant_slowdown());
+  EXPECT_EQ(r.base_n, 15u);  // the pooled repetitions are still counted
+}
+
+TEST(CompareRounds, UnchangedCodeUnderDriftIsSame) {
+  const DriftingRounds d = drifting_rounds("Steady", 1.0, 5);
+  const Comparison c = compare_rounds(d.base, d.next, {});
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rows[0].verdict, Verdict::kSame);
+  EXPECT_FALSE(c.any_significant_slowdown());
+}
+
+TEST(CompareRounds, UnequalRunCountsArePooledNotPaired) {
+  DriftingRounds d = drifting_rounds("Unequal", 1.08, 3);
+  d.next.pop_back();
+  const Comparison c = compare_rounds(d.base, d.next, {});
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_TRUE(c.rows[0].round_ratios.empty());
+  EXPECT_FALSE(c.rows[0].paired_p.has_value());
+  EXPECT_TRUE(c.rows[0].utest.has_value());
+}
+
 // ---- the command: exit statuses, output files, bad input ----
 
 struct CompareFiles {
@@ -235,6 +301,27 @@ TEST(CompareCommand, CrossCpuAndStrict) {
   EXPECT_NE(text.find("Same on every matched row: "), std::string::npos);
   EXPECT_NE(text.find("threads="), std::string::npos);
   EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.other_cpu.string(), "--strict"}), 2);
+}
+
+TEST(CompareCommand, CommaListsAreRounds) {
+  const DriftingRounds d = drifting_rounds("Command", 1.08, 4);
+  const auto list = [](const std::vector<std::filesystem::path>& files, std::size_t n) {
+    std::string out;
+    for (std::size_t i = 0; i < n; ++i) out += (i ? "," : "") + files[i].string();
+    return out;
+  };
+  const std::string base = list(d.base_files, 4), next = list(d.new_files, 4);
+  const auto md = d.base_files[0].parent_path() / "rounds.md";
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", base, next, "--format", "md", "--out", md.string()}), 1);
+  const std::string text = read(md);
+  EXPECT_NE(text.find("4 rounds"), std::string::npos) << text;
+  EXPECT_NE(text.find("round_ratios"), std::string::npos) << text;
+  EXPECT_NE(text.find("faster in 0 of 4 rounds"), std::string::npos) << text;
+  // Three base runs against four new ones: pooled, and said so.
+  const auto pooled = d.base_files[0].parent_path() / "pooled.md";
+  testing::run_command(compare_main, {"compare", list(d.base_files, 3), next, "--format", "md", "--out", pooled.string()});
+  EXPECT_NE(read(pooled).find("Pooled: 3 base and 4 new run(s)"), std::string::npos) << read(pooled);
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", base + ",", next}), 2);  // an empty name
 }
 
 TEST(CompareCommand, BadInputIsExitTwo) {

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <vector>
+
 namespace kvb {
 namespace {
 
@@ -45,6 +48,37 @@ TEST(MannWhitneyU, IdenticalSamplesAreNotSignificant) {
 
 TEST(MannWhitneyU, NeedsTwoValuesPerSide) {
   EXPECT_FALSE(mann_whitney_u({1}, {2, 3}).has_value());
+}
+
+// Student's t with 2 degrees of freedom has the closed form F(t) = 1/2 + t / (2 sqrt(2 + t^2)),
+// so three rounds' two-sided p is 1 - |t| / sqrt(2 + t^2), independently of Boost.
+TEST(PairedRatioPValue, ThreeRoundsMatchTheClosedFormOfTwoDegreesOfFreedom) {
+  const std::vector<double> ratios = {1.10, 1.20, 1.15};
+  double mean = 0;
+  for (double r : ratios) mean += std::log(r) / 3;
+  double ss = 0;
+  for (double r : ratios) ss += (std::log(r) - mean) * (std::log(r) - mean);
+  const double t = mean / std::sqrt(ss / 2 / 3);
+  const auto p = paired_ratio_p_value(ratios);
+  ASSERT_TRUE(p.has_value());
+  EXPECT_NEAR(*p, 1 - t / std::sqrt(2 + t * t), 1e-9);
+  EXPECT_LT(*p, 0.05);
+  // Reciprocal ratios (the sides swapped) give the same p.
+  EXPECT_NEAR(*paired_ratio_p_value({1 / 1.10, 1 / 1.20, 1 / 1.15}), *p, 1e-12);
+}
+
+TEST(PairedRatioPValue, RatiosAroundOneAreNotSignificant) {
+  const auto p = paired_ratio_p_value({1.10, 0.92, 1.04, 0.97});
+  ASSERT_TRUE(p.has_value());
+  EXPECT_GT(*p, 0.5);
+}
+
+TEST(PairedRatioPValue, EdgeCases) {
+  EXPECT_FALSE(paired_ratio_p_value({1.2}).has_value());
+  EXPECT_FALSE(paired_ratio_p_value({1.2, 0.0}).has_value());
+  EXPECT_FALSE(paired_ratio_p_value({1.2, std::nan("")}).has_value());
+  EXPECT_DOUBLE_EQ(*paired_ratio_p_value({1.0, 1.0, 1.0}), 1.0);  // no spread, no change
+  EXPECT_DOUBLE_EQ(*paired_ratio_p_value({1.1, 1.1}), 0.0);       // no spread, a change
 }
 
 }  // namespace
