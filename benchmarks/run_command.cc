@@ -743,9 +743,16 @@ int run_main(const std::vector<std::string>& raw_args) {
 
   const auto topo = Topology::discover();
   // Shapes, thread counts and pins do not depend on the LLC's size, so a bad one is refused
-  // before --llc auto's probe (1.5-2.5 s on the Zen 3 guest) rather than after it. The plan that
-  // runs is expanded again below, from the size the option decides.
-  if (!settings.skip_invalid) refuse_rejected(expand_sweep(spec, probe_machine(*topo)));
+  // before --llc auto's probe (1.5-2.5 s on the Zen 3 guest) rather than after it; so is a given
+  // context that cannot fit even without the cold state's LLC-sized flush buffer (a lower bound
+  // of what it needs). The plan that runs is expanded again below, from the size the option decides.
+  if (!settings.skip_invalid) {
+    MachineFacts facts = probe_machine(*topo);
+    const SweepPlan early = expand_sweep(spec, facts);
+    refuse_rejected(early);
+    facts.llc_bytes = 0;
+    if (!spec.context_auto) check_memory(early.configs, facts);
+  }
   apply_llc_option(*topo, settings.llc);
   if (settings.sw_prefetch_auto) {
     const CpuFamily cpu = cpu_family(*topo);

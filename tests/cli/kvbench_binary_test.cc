@@ -491,12 +491,17 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
   EXPECT_EQ(threads.status, 2) << threads.out << threads.err;
   EXPECT_NE(threads.err.find("bad value '0' for --threads"), std::string::npos) << threads.err;
   EXPECT_EQ(threads.err.find("LLC"), std::string::npos) << threads.err;
-  // A bad shape does not depend on the LLC's size, so it is refused before --llc auto's probe
-  // (the LLC line is its report).
+  // A bad shape does not depend on the LLC's size, nor does a given context's memory (but for the
+  // cold state's flush buffer), so both are refused before --llc auto's probe (the LLC line is its
+  // report).
   const Result shape = run(std::string(kSmoke) + "--q-heads 6 --kv-heads 4 --llc auto");
   EXPECT_EQ(shape.status, 2) << shape.out << shape.err;
   EXPECT_NE(shape.err.find("not a multiple of kv_heads"), std::string::npos) << shape.err;
   EXPECT_EQ(shape.err.find("LLC"), std::string::npos) << shape.err;
+  const Result memory = run("run --model llama-3-405b --context 131072 --dtype fp32 --threads 1 --llc auto");
+  EXPECT_EQ(memory.status, 2) << memory.out << memory.err;
+  EXPECT_NE(memory.err.find("need more memory than is available"), std::string::npos) << memory.err;
+  EXPECT_EQ(memory.err.find("LLC"), std::string::npos) << memory.err;
   // An unknown option inside a config file names the file and the closest option.
   std::ofstream(dir_ / "typo.ini") << "kv-head = 2\n";
   const Result r = run("run --config typo.ini");
