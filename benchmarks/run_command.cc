@@ -57,6 +57,19 @@ void refuse_rejected(const SweepPlan& plan) {
                    " invalid configuration(s) (use --skip-invalid to drop them):" + rejected_list(plan));
 }
 
+// The PUs the configurations' thread counts and pins bind to; an impossible pin is a usage error.
+std::set<unsigned> pus_used(const Topology& topo, const std::vector<DecodeConfig>& configs) {
+  std::set<unsigned> used;
+  for (const DecodeConfig& c : configs) {
+    try {
+      for (unsigned pu : choose_pus(topo, c.threads, parse_pin_policy(c.pin))) used.insert(pu);
+    } catch (const HarnessError& e) {
+      throw UsageError(c.label() + ": " + e.what());
+    }
+  }
+  return used;
+}
+
 // Decode-type benchmarks produce a token per unit (tokens_per_s) and work on the KV cache.
 bool decode_type(Family f) { return f == Family::kDecodeStep || f == Family::kAttention; }
 
@@ -750,6 +763,7 @@ int run_main(const std::vector<std::string>& raw_args) {
     MachineFacts facts = probe_machine(*topo);
     const SweepPlan early = expand_sweep(spec, facts);
     refuse_rejected(early);
+    pus_used(*topo, early.configs);  // a pin list naming a PU that does not exist
     facts.llc_bytes = 0;
     if (!spec.context_auto) check_memory(early.configs, facts);
   }
@@ -804,16 +818,11 @@ int run_main(const std::vector<std::string>& raw_args) {
   }
 
   // PUs any configuration will use: the run-level llc_bytes/governor come from them.
-  std::set<unsigned> used;
+  std::set<unsigned> used = pus_used(*topo, plan.configs);
   std::vector<std::pair<int, std::string>> groups;
   for (const DecodeConfig& c : plan.configs) {
     const std::pair<int, std::string> g{c.threads, c.pin};
     if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
-    try {
-      for (unsigned pu : choose_pus(*topo, c.threads, parse_pin_policy(c.pin))) used.insert(pu);
-    } catch (const HarnessError& e) {
-      throw UsageError(c.label() + ": " + e.what());
-    }
   }
   if (used.empty()) used.insert(topo->pus().begin(), topo->pus().end());
   const RunMetadata meta = collect_metadata(*topo, {used.begin(), used.end()});

@@ -19,6 +19,17 @@ namespace po = boost::program_options;
 
 namespace {
 
+// printf into a string: the table is printed once every model's shape has been read, so a bad
+// value (say --context -5) leaves no partial table on stdout.
+template <class... A>
+void appendf(std::string* out, const char* format, A... args) {
+  const int n = std::snprintf(nullptr, 0, format, args...);
+  if (n <= 0) return;
+  std::string text(static_cast<std::size_t>(n), '\0');
+  std::snprintf(text.data(), text.size() + 1, format, args...);
+  *out += text;
+}
+
 std::string human_bytes(std::int64_t bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double v = static_cast<double>(bytes);
@@ -78,12 +89,13 @@ int size_main(const std::vector<std::string>& args) {
   if (llc.policy != LlcPolicy::kHwloc) apply_llc_option(*topo, llc);  // hwloc: nothing runs
   const MachineFacts machine = probe_machine(*topo);
 
+  std::string out;
   if (format == "csv") {
-    std::cout << "model,layers,q_heads,kv_heads,head_dim,context,window,positions,block_size,dtype,"
+    out += "model,layers,q_heads,kv_heads,head_dim,context,window,positions,block_size,dtype,"
                  "bytes_per_token,bytes_per_layer,total_bytes,mha_total_bytes,gqa_saving_pct,"
                  "users,users_total_bytes,fits_llc,fits_ram\n";
   } else {
-    std::printf("%-14s %6s %6s %7s %5s %5s %11s %11s %11s %7s %11s %4s %4s\n", "model",
+    appendf(&out, "%-14s %6s %6s %7s %5s %5s %11s %11s %11s %7s %11s %4s %4s\n", "model",
                 "layers", "q/kv", "ctx", "W", "dtype", "B/token", "per layer", "total",
                 "GQA sv", "x users", "LLC", "RAM");
   }
@@ -129,7 +141,7 @@ int size_main(const std::vector<std::string>& args) {
         window += "/" + std::to_string(spec.sliding_layers) + ":" + std::to_string(spec.global_layers);
       }
       if (format == "csv") {
-        std::printf("%s,%lld,%lld,%lld,%lld,%lld,%s,%lld,%s,%s,%lld,%lld,%lld,%lld,%.2f,%lld,%lld,%d,%d\n",
+        appendf(&out, "%s,%lld,%lld,%lld,%lld,%lld,%s,%lld,%s,%s,%lld,%lld,%lld,%lld,%.2f,%lld,%lld,%d,%d\n",
                     model.c_str(), (long long)layers, (long long)q_heads, (long long)kv_heads,
                     (long long)head_dim, (long long)context, window.c_str(),
                     (long long)r.positions, block > 0 ? std::to_string(block).c_str() : "",
@@ -144,7 +156,7 @@ int size_main(const std::vector<std::string>& args) {
           ctx += "*";
           beyond_max = true;
         }
-        std::printf("%-14s %6lld %6s %7s %5s %5s %11s %11s %11s %6.1f%% %11s %4s %4s\n",
+        appendf(&out, "%-14s %6lld %6s %7s %5s %5s %11s %11s %11s %6.1f%% %11s %4s %4s\n",
                     model.c_str(), (long long)layers, heads.c_str(), ctx.c_str(),
                     window.c_str(), dtype_name(dtype), human_bytes(r.bytes_per_token).c_str(),
                     human_bytes(r.bytes_per_layer).c_str(), human_bytes(r.total_bytes).c_str(),
@@ -153,13 +165,13 @@ int size_main(const std::vector<std::string>& args) {
       }
     }
   }
-  std::fflush(stdout);
   if (format == "table") {
-    if (beyond_max) std::printf("* context beyond the model's max-context\n");
-    std::printf("\nLLC %s (%s), MemAvailable %s (this machine); users = %lld%s\n",
+    if (beyond_max) out += "* context beyond the model's max-context\n";
+    appendf(&out, "\nLLC %s (%s), MemAvailable %s (this machine); users = %lld%s\n",
                 human_bytes(machine.llc_bytes).c_str(), topo->llc_source().c_str(), human_bytes(machine.mem_available).c_str(),
                 (long long)users, block > 0 ? (", block " + std::to_string(block)).c_str() : "");
   }
+  std::fputs(out.c_str(), stdout);
   return 0;
 }
 

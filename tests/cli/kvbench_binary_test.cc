@@ -502,6 +502,15 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
   EXPECT_EQ(memory.status, 2) << memory.out << memory.err;
   EXPECT_NE(memory.err.find("need more memory than is available"), std::string::npos) << memory.err;
   EXPECT_EQ(memory.err.find("LLC"), std::string::npos) << memory.err;
+  const Result pin = run("run --model qwen3-0.6b --context 64 --threads 1 --pin pus:4095 --llc auto");
+  EXPECT_EQ(pin.status, 2) << pin.out << pin.err;
+  EXPECT_NE(pin.err.find("PU 4095 in pin list pus:4095 does not exist"), std::string::npos) << pin.err;
+  EXPECT_EQ(pin.err.find("LLC"), std::string::npos) << pin.err;
+  // size prints its table only once every model's values are read: none of it before an error.
+  const Result size = run("size --model qwen3-0.6b,llama-3-8b --context 1024,-5");
+  EXPECT_EQ(size.status, 2) << size.out << size.err;
+  EXPECT_NE(size.err.find("bad value '-5' for --context"), std::string::npos) << size.err;
+  EXPECT_EQ(size.out, "");
   // An unknown option inside a config file names the file and the closest option.
   std::ofstream(dir_ / "typo.ini") << "kv-head = 2\n";
   const Result r = run("run --config typo.ini");
