@@ -462,14 +462,13 @@ TEST_F(KvbenchBinary, ResumeRefusesAFileWrittenWithAnotherPrefetchHint) {
 TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
   struct Case {
     std::string args, expect;
+    bool before_llc = false;  // refused before anything prints the LLC
   };
   const std::vector<Case> cases = {
       {std::string(kSmoke) + "--contxt 5", "did you mean '--context'"},
       {std::string(kSmoke) + "--context 12x", "bad value '12x' for --context"},
       {std::string(kSmoke) + "--dtype fp8", "bad value 'fp8' for --dtype"},
-      {std::string(kSmoke) + "--q-heads 6 --kv-heads 4", "not a multiple of kv_heads"},
       {std::string(kSmoke) + "--context 8192", "beyond the model's capacity"},
-      {"run --model llama-3-405b --context 131072 --dtype fp32 --threads 1", "requires"},
       {"run --config no-such-sweep", "no-such-sweep"},
       {"run --model qwen3-0.6", "did you mean 'qwen3-0.6b'"},
       {std::string(kSmoke) + "--out missing.csv --append", "does not exist"},
@@ -479,33 +478,25 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
       {std::string(kSmoke) + "--llc huge", "bad value 'huge' for --llc"},
       {"topo --llc 12", "bad value '12' for --llc"},
       {std::string(kSmoke) + "--sw-prefetch t1", "bad value 't1' for --sw-prefetch"},
+      // Refused before the machine probe and --llc auto's LLC probe (the LLC line is its report),
+      // as none of them depends on the LLC's size: a bad thread count ("all" needs the probe), a
+      // bad shape, a given context's memory (but for the cold state's flush buffer), a missing PU.
+      {"run --model qwen3-0.6b --context 64 --threads 1,0", "bad value '0' for --threads", true},
+      {std::string(kSmoke) + "--q-heads 6 --kv-heads 4 --llc auto", "not a multiple of kv_heads", true},
+      {"run --model llama-3-405b --context 131072 --dtype fp32 --threads 1 --llc auto",
+       "need more memory than is available (MemAvailable):\n  llama-3-405b", true},
+      {"run --model qwen3-0.6b --context 64 --threads 1 --pin pus:4095 --llc auto",
+       "PU 4095 in pin list pus:4095 does not exist", true},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args);
     const Result r = run(c.args);
     EXPECT_EQ(r.status, 2) << r.out << r.err;
     EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
+    if (c.before_llc) {
+      EXPECT_EQ(r.err.find("LLC"), std::string::npos) << r.err;
+    }
   }
-  // A bad thread count fails before the machine probe ("all" needs it), so it prints nothing else.
-  const Result threads = run("run --model qwen3-0.6b --context 64 --threads 1,0");
-  EXPECT_EQ(threads.status, 2) << threads.out << threads.err;
-  EXPECT_NE(threads.err.find("bad value '0' for --threads"), std::string::npos) << threads.err;
-  EXPECT_EQ(threads.err.find("LLC"), std::string::npos) << threads.err;
-  // A bad shape does not depend on the LLC's size, nor does a given context's memory (but for the
-  // cold state's flush buffer), so both are refused before --llc auto's probe (the LLC line is its
-  // report).
-  const Result shape = run(std::string(kSmoke) + "--q-heads 6 --kv-heads 4 --llc auto");
-  EXPECT_EQ(shape.status, 2) << shape.out << shape.err;
-  EXPECT_NE(shape.err.find("not a multiple of kv_heads"), std::string::npos) << shape.err;
-  EXPECT_EQ(shape.err.find("LLC"), std::string::npos) << shape.err;
-  const Result memory = run("run --model llama-3-405b --context 131072 --dtype fp32 --threads 1 --llc auto");
-  EXPECT_EQ(memory.status, 2) << memory.out << memory.err;
-  EXPECT_NE(memory.err.find("need more memory than is available"), std::string::npos) << memory.err;
-  EXPECT_EQ(memory.err.find("LLC"), std::string::npos) << memory.err;
-  const Result pin = run("run --model qwen3-0.6b --context 64 --threads 1 --pin pus:4095 --llc auto");
-  EXPECT_EQ(pin.status, 2) << pin.out << pin.err;
-  EXPECT_NE(pin.err.find("PU 4095 in pin list pus:4095 does not exist"), std::string::npos) << pin.err;
-  EXPECT_EQ(pin.err.find("LLC"), std::string::npos) << pin.err;
   // size prints its table only once every model's values are read: none of it before an error.
   const Result size = run("size --model qwen3-0.6b,llama-3-8b --context 1024,-5");
   EXPECT_EQ(size.status, 2) << size.out << size.err;
