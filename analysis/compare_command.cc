@@ -178,7 +178,7 @@ int compare_main(int argc, char** argv) {
     const auto base = load_all(base_files);
     const auto next = load_all(new_files);
     const Comparison c = compare_rounds(base, next, o.compare);
-    const bool rounds = base.size() == next.size() && base.size() >= 2;
+    const bool rounds = c.rounds > 0;
     if (o.strict && !c.environment_differences.empty()) {
       std::string msg = "environments differ (--strict):";
       for (const auto& d : c.environment_differences) msg += "\n  " + d;
@@ -197,7 +197,7 @@ int compare_main(int argc, char** argv) {
              << ".\n";
       }
       if (rounds) {
-        text << (md ? "\n" : "") << base.size() << " rounds: base file i against new file i, run back to back. "
+        text << (md ? "\n" : "") << c.rounds << " rounds: base file i against new file i, run back to back. "
              << "Verdict: |change| > " << format_percent(o.compare.threshold).substr(1)
              << " and p < " << o.compare.alpha
              << " in a paired t-test of the logarithms of the rounds' time ratios (new / base median "

@@ -231,6 +231,7 @@ Comparison compare_rounds(const std::vector<std::vector<ResultRow>>& base,
                           const std::vector<std::vector<ResultRow>>& next, const CompareOptions& options) {
   Comparison out = compare_files(addresses(base), addresses(next), options);
   if (base.size() == next.size() && base.size() >= 2) {
+    out.rounds = base.size();
     std::vector<std::map<std::string, Group>> base_rounds, new_rounds;
     for (std::size_t i = 0; i < base.size(); ++i) {
       base_rounds.push_back(group_rows({&base[i]}, options.match_threads));

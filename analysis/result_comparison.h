@@ -47,6 +47,7 @@ struct Comparison {
   std::vector<const ResultRow*> only_in_new;
   std::vector<std::string> environment_differences;  // "cpu_model: 'A' vs 'B'"
   bool cpu_differs = false;
+  std::size_t rounds = 0;  // compare_rounds: runs paired as rounds (0: pooled, or one run a side)
   bool any_significant_slowdown() const;
 };
 

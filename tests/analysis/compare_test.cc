@@ -206,6 +206,7 @@ TEST(CompareRounds, PairingByRoundShowsAChangeThatDriftHides) {
   ASSERT_EQ(c.rows.size(), 1u);
   const auto& r = c.rows[0];
   ASSERT_EQ(r.round_ratios.size(), 5u);
+  EXPECT_EQ(c.rounds, 5u);
   for (double x : r.round_ratios) EXPECT_NEAR(x, 1.08, 0.04);
   EXPECT_NEAR(r.time_ratio, 1.08, 0.03);
   ASSERT_TRUE(r.paired_p.has_value());
@@ -228,6 +229,7 @@ TEST(CompareRounds, UnequalRunCountsArePooledNotPaired) {
   d.next.pop_back();
   const Comparison c = compare_rounds(d.base, d.next, {});
   ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rounds, 0u);
   EXPECT_TRUE(c.rows[0].round_ratios.empty());
   EXPECT_FALSE(c.rows[0].paired_p.has_value());
   EXPECT_TRUE(c.rows[0].utest.has_value());
