@@ -84,4 +84,56 @@ ExistingResults read_existing_results(const std::string& path, int repetitions, 
   return out;
 }
 
+std::set<RecordedLlc> read_recorded_llc(const std::string& path) {
+  std::set<RecordedLlc> out;
+  try {
+    io::CSVReader<6> in(path);
+    in.read_header(io::ignore_extra_column | io::ignore_missing_column, "cpu_vendor", "cpu_model",
+                   "cpu_signature", "pus_total", "llc_bytes", "llc_source");
+    if (!in.has_column("llc_bytes")) return out;
+    std::string vendor, model, signature, pus, bytes, source;
+    while (in.read_row(vendor, model, signature, pus, bytes, source)) {
+      RecordedLlc r;
+      r.machine = machine_identity(vendor, model, signature, pus);
+      r.bytes = bytes.empty() ? 0 : std::stoll(bytes);
+      r.source = source.empty() ? "hwloc" : source;
+      out.insert(std::move(r));
+    }
+  } catch (const std::exception&) {
+    // Unreadable from here on: what was read stands, and --resume's full read names the problem.
+  }
+  return out;
+}
+
+std::optional<LlcSetting> llc_setting_of_file(const std::set<RecordedLlc>& recorded,
+                                              const std::string& here, const std::string& path,
+                                              std::string* note) {
+  std::set<std::pair<std::int64_t, std::string>> sizes;  // hwloc's rows are one, whatever their bytes
+  for (const RecordedLlc& r : recorded) {
+    if (r.machine != here) return std::nullopt;  // --resume refuses it; --append mixes on purpose
+    if (r.source == "hwloc") {
+      sizes.insert({0, r.source});
+    } else if (r.bytes > 0) {
+      sizes.insert({r.bytes, r.source});
+    }
+  }
+  if (sizes.empty()) return std::nullopt;
+  if (sizes.size() > 1) {
+    if (note != nullptr) {
+      *note = "the rows of '" + path + "' were sized from " + std::to_string(sizes.size()) +
+              " different LLCs (";
+      for (const auto& [bytes, source] : sizes)
+        *note += (note->back() == '(' ? "" : ", ") + (bytes ? std::to_string(bytes) + " bytes " : "") + source;
+      *note += "), so --llc auto decides afresh; give --llc to choose";
+    }
+    return std::nullopt;
+  }
+  LlcSetting s;
+  s.policy = LlcPolicy::kRecorded;
+  s.bytes = sizes.begin()->first;
+  s.source = sizes.begin()->second;
+  s.recorded_in = path;
+  return s;
+}
+
 }  // namespace kvb

@@ -1,9 +1,14 @@
 // What an existing results CSV already holds, for --resume: configurations whose rows are
 // complete, and the read and copy ceilings measured by the run that wrote them.
 #pragma once
+#include <compare>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
+
+#include "harness/llc_probe.h"
 
 namespace kvb {
 
@@ -29,5 +34,26 @@ std::string machine_identity(const std::string& cpu_vendor, const std::string& c
 // ceiling_fma row (written last). Throws UsageError for an unreadable or malformed file, or one
 // of an unknown schema_version.
 ExistingResults read_existing_results(const std::string& path, int repetitions, bool need_fma);
+
+// The LLC one group of a file's rows was sized from.
+struct RecordedLlc {
+  std::string machine;     // machine_identity()
+  std::int64_t bytes = 0;  // llc_bytes; 0 where the row has none
+  std::string source;      // llc_source; "hwloc" where the file predates the column
+  auto operator<=>(const RecordedLlc&) const = default;
+};
+// Every distinct LLC of `path`'s rows, read up to its first unreadable row: a run that was killed
+// leaves a partial last row, which --resume sets aside only later. Empty where the file cannot be
+// read or has no llc_bytes column (before schema version 1 had it).
+std::set<RecordedLlc> read_recorded_llc(const std::string& path);
+
+// What --llc auto becomes for a run that adds to `path` (--resume, --append) on machine `here`:
+// the size its rows were sized from, so that `--context auto` and the ceilings' working sets
+// match theirs however the knee wanders (results/epyc-zen3-2c-kvm/llc-auto/). Nothing where
+// the file holds no LLC, another machine's rows, or several sizes (`note` then says why auto
+// decides afresh). Pure.
+std::optional<LlcSetting> llc_setting_of_file(const std::set<RecordedLlc>& recorded,
+                                              const std::string& here, const std::string& path,
+                                              std::string* note);
 
 }  // namespace kvb

@@ -32,9 +32,13 @@ LlcDecision apply_llc_option(Topology& topo, const LlcSetting& setting) {
   std::fprintf(stderr, "kvbench: %s\n", d.summary.c_str());
   // A measured knee wanders from run to run (results/epyc-zen3-2c-kvm/llc-auto/), and the
   // contexts and ceilings sized from it follow: say how to hold it.
-  if (d.source == "measured")
+  const bool measuring = setting.policy == LlcPolicy::kAuto || setting.policy == LlcPolicy::kMeasure;
+  if (measuring && d.source == "measured")
     std::fprintf(stderr, "kvbench: every run measures again; --llc %s holds this size for a series of runs\n",
                  llc_option_value(d.bytes).c_str());
+  if (setting.policy == LlcPolicy::kRecorded)
+    std::fprintf(stderr, "kvbench: --llc auto keeps the LLC of the file it adds to; --llc measure measures "
+                 "again\n");
   return d;
 }
 

@@ -668,6 +668,25 @@ void measure_ceilings(const Topology& topo, int threads, const std::string& pin,
   }
 }
 
+// --llc, except that auto adds to a file (--resume, --append) with the LLC its rows were sized
+// from: measured again, a knee that wanders across a power of two (13.3 MiB on the Zen 3 guest,
+// 106.7 MiB on the EMR host) would change `--context auto` and the ceilings' working sets in the
+// middle of a series, and a resumed run would find none of its configurations complete.
+LlcSetting llc_setting_of_run(const Topology& topo, const RunSettings& settings) {
+  std::error_code ec;
+  if (settings.llc.policy != LlcPolicy::kAuto || !(settings.resume || settings.append) ||
+      settings.out.empty() || !fs::exists(settings.out, ec))
+    return settings.llc;
+  const RunMetadata here = collect_metadata(topo, {});
+  std::string note;
+  const std::optional<LlcSetting> kept = llc_setting_of_file(
+      read_recorded_llc(settings.out),
+      machine_identity(here.cpu_vendor, here.cpu_model, here.cpu_signature, std::to_string(here.pus_total)),
+      settings.out, &note);
+  if (!note.empty()) std::fprintf(stderr, "kvbench: %s\n", note.c_str());
+  return kept.value_or(settings.llc);
+}
+
 std::string default_out_path(const RunMetadata& meta) { return "results/" + meta.run_id + ".csv"; }
 
 // A run killed while writing a row leaves a partial last line. Before appending to such a
@@ -767,7 +786,7 @@ int run_main(const std::vector<std::string>& raw_args) {
     facts.llc_bytes = 0;
     if (!spec.context_auto) check_memory(early.configs, facts);
   }
-  apply_llc_option(*topo, settings.llc);
+  apply_llc_option(*topo, llc_setting_of_run(*topo, settings));
   if (settings.sw_prefetch_auto) {
     const CpuFamily cpu = cpu_family(*topo);
     set_sw_prefetch(tuned_sw_prefetch(cpu.vendor, cpu.family));

@@ -79,8 +79,9 @@ po::options_description run_options() {
        "first_touch, bind:<node> or interleave")
       ("llc", po::value<std::string>()->default_value("auto"),
        "LLC size everything LLC-sized uses (auto contexts, ceilings, ws_level): hwloc, measure "
-       "(one core's read bandwidth knee), a size (32MiB), or auto (hwloc's unless half of it "
-       "already reads far slower than just past the L2; then measured)")
+       "(one core's read bandwidth knee), a size (32MiB), or auto (hwloc's unless 70% of it "
+       "already reads far slower than just past the L2; then measured; with --resume or "
+       "--append, the size the file's rows were sized from)")
       ("sw-prefetch", po::value<std::string>()->default_value("auto"),
        "software prefetch of the attention kernels' K/V rows: t0 (into L1), t2 (towards L2), "
        "none, or auto (the one measured fastest on this CPU: t2 on AMD family 25, else t0); "

@@ -122,9 +122,9 @@ std::string llc_option_value(std::int64_t bytes) {
 }
 
 LlcSetting parse_llc_setting(const std::string& text) {
-  if (text == "auto") return {LlcPolicy::kAuto, 0};
-  if (text == "hwloc") return {LlcPolicy::kHwloc, 0};
-  if (text == "measure") return {LlcPolicy::kMeasure, 0};
+  if (text == "auto") return {.policy = LlcPolicy::kAuto};
+  if (text == "hwloc") return {.policy = LlcPolicy::kHwloc};
+  if (text == "measure") return {.policy = LlcPolicy::kMeasure};
   std::size_t pos = 0;
   double v = 0;
   try {
@@ -140,7 +140,7 @@ LlcSetting parse_llc_setting(const std::string& text) {
     if (pos == 0 || unit != name) continue;
     const double bytes = v * mult;
     if (!(bytes >= 4096 && bytes < 1e15)) break;
-    return {LlcPolicy::kFixed, static_cast<std::int64_t>(bytes)};
+    return {.policy = LlcPolicy::kFixed, .bytes = static_cast<std::int64_t>(bytes)};
   }
   throw HarnessError("bad value '" + text +
                      "' for --llc: expected auto, hwloc, measure or a size of at least 4 KiB "
@@ -160,6 +160,16 @@ LlcDecision decide_llc(const LlcSetting& setting, std::int64_t hwloc_bytes, std:
       d.bytes = setting.bytes;
       d.source = "option";
       d.summary = "LLC " + mib(d.bytes) + " from --llc, instead of " + hw;
+      return d;
+    case LlcPolicy::kRecorded:
+      if (setting.source == "hwloc" || setting.bytes <= 0) {
+        d.summary = hw + " kept, as by the rows of '" + setting.recorded_in + "'";
+        return d;
+      }
+      d.bytes = setting.bytes;
+      d.source = setting.source;
+      d.summary = "LLC " + mib(d.bytes) + " (" + d.source + ") as recorded by the rows of '" +
+                  setting.recorded_in + "', instead of " + hw;
       return d;
     case LlcPolicy::kAuto:
     case LlcPolicy::kMeasure:
@@ -188,7 +198,7 @@ LlcDecision apply_llc_setting(Topology& topo, const LlcSetting& setting, std::in
   const int level = topo.last_level();
   const std::int64_t hwloc_bytes = topo.pus().empty() ? 0 : topo.cache_bytes_for(level, {topo.pus()[0]});
   if (level < 3 || hwloc_bytes <= 0) {  // the deepest cache is a private level: nothing shared to size
-    LlcDecision d = decide_llc({LlcPolicy::kHwloc, 0}, hwloc_bytes, {});
+    LlcDecision d = decide_llc({.policy = LlcPolicy::kHwloc}, hwloc_bytes, {});
     d.summary = "no cache level beyond the L2 in hwloc's topology";
     return d;
   }
@@ -217,7 +227,7 @@ LlcDecision apply_llc_setting(Topology& topo, const LlcSetting& setting, std::in
         for (std::size_t i = 0; i < r.size() && i < again.size(); ++i) r[i].gbps = std::max(r[i].gbps, again[i].gbps);
       }
       if (r.size() < 2 || check[1] <= check[0] || !hwloc_llc_in_doubt(r[0].gbps, r[1].gbps)) {
-        LlcDecision d = decide_llc({LlcPolicy::kHwloc, 0}, hwloc_bytes, {});
+        LlcDecision d = decide_llc({.policy = LlcPolicy::kHwloc}, hwloc_bytes, {});
         char buf[160];
         if (r.size() == 2)
           std::snprintf(buf, sizeof buf, " kept: one core reads %.1f GB/s at %s, %.1f GB/s at %s", r[0].gbps,

@@ -45,10 +45,14 @@ std::vector<std::int64_t> llc_probe_sizes(std::int64_t l2_bytes, std::int64_t la
 // measured size is repeated with. parse_llc_setting reads it back to `bytes`. Pure.
 std::string llc_option_value(std::int64_t bytes);
 
-enum class LlcPolicy { kAuto, kHwloc, kMeasure, kFixed };
+// kRecorded: the size a results file's rows were sized from, which a run resuming or appending
+// to it with --llc auto keeps (benchmarks/existing_results.h), so that the series stays comparable.
+enum class LlcPolicy { kAuto, kHwloc, kMeasure, kFixed, kRecorded };
 struct LlcSetting {
   LlcPolicy policy = LlcPolicy::kAuto;
-  std::int64_t bytes = 0;  // kFixed
+  std::int64_t bytes = 0;    // kFixed, kRecorded (0 where the file kept hwloc's)
+  std::string source = "";       // kRecorded: the file's llc_source (hwloc, measured, option)
+  std::string recorded_in = "";  // kRecorded: the file
 };
 // "auto", "hwloc", "measure" or a size: bytes, or with KiB/MiB/GiB (binary) or KB/MB/GB
 // (decimal). Throws HarnessError naming the value otherwise.
@@ -62,8 +66,8 @@ struct LlcDecision {
   std::string source = "hwloc";   // hwloc, measured, option
   std::string summary;            // one line for the user
 };
-// What the setting makes of hwloc's size and a measured curve (empty for hwloc and fixed
-// sizes). Auto keeps hwloc's size unless the knee lies outside [0.7 x hwloc, 2 x hwloc]; measure
+// What the setting makes of hwloc's size and a measured curve (empty for hwloc, fixed and
+// recorded sizes; a recorded size keeps its source). Auto keeps hwloc's size unless the knee lies outside [0.7 x hwloc, 2 x hwloc]; measure
 // takes the knee whenever there is one. A measured size is the largest power of two not above
 // 1.2 x the knee, so the contexts sized from it stay put while the knee wanders. Pure.
 LlcDecision decide_llc(const LlcSetting& setting, std::int64_t hwloc_bytes,

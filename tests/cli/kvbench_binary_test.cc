@@ -535,6 +535,38 @@ TEST_F(KvbenchBinary, AGivenLlcSizesTheRunAndIsRecorded) {
   EXPECT_GT(l3_ceilings, 0);
 }
 
+// A run that adds to a file with --llc auto sizes its LLC as the file's rows did, so a series
+// keeps its contexts and ceilings however the knee wanders; a given --llc still decides, and a
+// file sized from several LLCs leaves auto to decide afresh.
+TEST_F(KvbenchBinary, ARunAddingToAFileKeepsItsLlc) {
+  const std::string run_args = std::string(kSmoke) + "--dtype fp32 --ceilings none --out series.csv ";
+  const std::int64_t given = 24580 * 1024;
+  ASSERT_EQ(run(run_args + "--context 64 --llc 24580KiB").status, 0);
+  const Result appended = run(run_args + "--context 128 --append");
+  ASSERT_EQ(appended.status, 0) << appended.err;
+  EXPECT_NE(appended.err.find("as recorded by the rows of 'series.csv'"), std::string::npos) << appended.err;
+  const std::string two_runs = slurp(dir_ / "series.csv");
+  const Result resumed = run(run_args + "--context 64,128 --resume");
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  EXPECT_NE(resumed.err.find("6 configuration(s) already complete"), std::string::npos) << resumed.err;
+  EXPECT_EQ(slurp(dir_ / "series.csv"), two_runs);
+  Csv csv = read_csv(dir_ / "series.csv");
+  ASSERT_FALSE(csv.rows.empty());
+  for (const auto& row : csv.rows) {
+    EXPECT_EQ(row.at("llc_source"), "option");
+    EXPECT_EQ(row.at("llc_bytes"), std::to_string(given));
+  }
+  const Result hwloc = run(run_args + "--context 32 --append --llc hwloc");
+  ASSERT_EQ(hwloc.status, 0) << hwloc.err;
+  csv = read_csv(dir_ / "series.csv");
+  EXPECT_EQ(csv.rows.back().at("context"), "32");
+  EXPECT_EQ(csv.rows.back().at("llc_source"), "hwloc");
+  const Result mixed = run(run_args + "--context 16 --append");
+  ASSERT_EQ(mixed.status, 0) << mixed.err;
+  EXPECT_NE(mixed.err.find("2 different LLCs"), std::string::npos) << mixed.err;
+  EXPECT_EQ(mixed.err.find("as recorded by the rows"), std::string::npos) << mixed.err;
+}
+
 // --sw-prefetch picks the attention kernels' prefetch hint; rows say which where it is not the
 // default T0, and validate under each.
 TEST_F(KvbenchBinary, SoftwarePrefetchHintIsAppliedAndRecorded) {

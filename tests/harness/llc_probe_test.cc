@@ -98,21 +98,40 @@ TEST(LlcProbe, SettingsParseOrNameTheBadValue) {
 
 TEST(LlcProbe, AutoKeepsHwlocWhereTheKneeAgreesAndMeasuresWhereItDoesNot) {
   const std::vector<ReadPoint> c32 = curve_of(32 * kMiB, 100.0, 30.0, 2 * kMiB, 512 * kMiB);
-  const LlcDecision keep = decide_llc({LlcPolicy::kAuto, 0}, 32 * kMiB, c32);
+  const LlcDecision keep = decide_llc({.policy = LlcPolicy::kAuto}, 32 * kMiB, c32);
   EXPECT_EQ(keep.bytes, 0);
   EXPECT_EQ(keep.source, "hwloc");
   EXPECT_NE(keep.summary.find("kept"), std::string::npos) << keep.summary;
 
-  const LlcDecision guest = decide_llc({LlcPolicy::kAuto, 0}, 508 * kMiB, zen5_guest());
+  const LlcDecision guest = decide_llc({.policy = LlcPolicy::kAuto}, 508 * kMiB, zen5_guest());
   EXPECT_EQ(guest.bytes, 16 * kMiB);  // knee ~19-20 MiB, rounded down
   EXPECT_EQ(guest.source, "measured");
   EXPECT_NE(guest.summary.find("508.0 MiB"), std::string::npos) << guest.summary;
 
   // Measure takes the knee even where hwloc agrees; a given size is taken as is.
-  EXPECT_EQ(decide_llc({LlcPolicy::kMeasure, 0}, 32 * kMiB, c32).bytes, 32 * kMiB);
-  EXPECT_EQ(decide_llc({LlcPolicy::kFixed, 24 * kMiB}, 508 * kMiB, {}).bytes, 24 * kMiB);
-  EXPECT_EQ(decide_llc({LlcPolicy::kFixed, 24 * kMiB}, 508 * kMiB, {}).source, "option");
-  EXPECT_EQ(decide_llc({LlcPolicy::kHwloc, 0}, 508 * kMiB, zen5_guest()).bytes, 0);
+  EXPECT_EQ(decide_llc({.policy = LlcPolicy::kMeasure}, 32 * kMiB, c32).bytes, 32 * kMiB);
+  EXPECT_EQ(decide_llc({.policy = LlcPolicy::kFixed, .bytes = 24 * kMiB}, 508 * kMiB, {}).bytes, 24 * kMiB);
+  EXPECT_EQ(decide_llc({.policy = LlcPolicy::kFixed, .bytes = 24 * kMiB}, 508 * kMiB, {}).source, "option");
+  EXPECT_EQ(decide_llc({.policy = LlcPolicy::kHwloc}, 508 * kMiB, zen5_guest()).bytes, 0);
+}
+
+// A results file's size is taken with the source its rows recorded, and never measured; a file
+// that kept hwloc's keeps it.
+TEST(LlcProbe, ARecordedSizeKeepsItsSource) {
+  const LlcSetting measured{.policy = LlcPolicy::kRecorded, .bytes = 16 * kMiB, .source = "measured",
+                            .recorded_in = "series.csv"};
+  const LlcDecision d = decide_llc(measured, 32 * kMiB, {});
+  EXPECT_EQ(d.bytes, 16 * kMiB);
+  EXPECT_EQ(d.source, "measured");
+  EXPECT_NE(d.summary.find("series.csv"), std::string::npos) << d.summary;
+  const LlcSetting given{.policy = LlcPolicy::kRecorded, .bytes = 24 * kMiB, .source = "option",
+                         .recorded_in = "series.csv"};
+  EXPECT_EQ(decide_llc(given, 32 * kMiB, {}).source, "option");
+  const LlcSetting hwloc{.policy = LlcPolicy::kRecorded, .bytes = 0, .source = "hwloc",
+                         .recorded_in = "series.csv"};
+  const LlcDecision kept = decide_llc(hwloc, 32 * kMiB, {});
+  EXPECT_EQ(kept.bytes, 0);
+  EXPECT_EQ(kept.source, "hwloc");
 }
 
 TEST(LlcProbe, AutoDoubtsHwlocWhereASetInsideItReadsClearlySlower) {
@@ -156,13 +175,13 @@ std::vector<ReadPoint> zen4_guest() {
 // 2 x hwloc] rule, while 13.0-15.9 measured, so the size flipped from run to run. The Zen 4
 // guest's knee (0.78 of its 32 MiB) and an LRU cache's (about 0.84) still keep hwloc's size.
 TEST(LlcProbe, AutoMeasuresAKneeWellInsideHwlocsSize) {
-  const LlcDecision guest = decide_llc({LlcPolicy::kAuto, 0}, 32 * kMiB, zen3_guest());
+  const LlcDecision guest = decide_llc({.policy = LlcPolicy::kAuto}, 32 * kMiB, zen3_guest());
   EXPECT_GT(guest.estimate.knee_bytes, 18 * kMiB);
   EXPECT_LT(guest.estimate.knee_bytes, 19 * kMiB);
   EXPECT_EQ(guest.bytes, 16 * kMiB);
   EXPECT_EQ(guest.source, "measured");
 
-  const LlcDecision zen4 = decide_llc({LlcPolicy::kAuto, 0}, 32 * kMiB, zen4_guest());
+  const LlcDecision zen4 = decide_llc({.policy = LlcPolicy::kAuto}, 32 * kMiB, zen4_guest());
   EXPECT_GT(zen4.estimate.knee_bytes, 24 * kMiB);
   EXPECT_LT(zen4.estimate.knee_bytes, 26 * kMiB);
   EXPECT_EQ(zen4.bytes, 0);
@@ -171,7 +190,7 @@ TEST(LlcProbe, AutoMeasuresAKneeWellInsideHwlocsSize) {
   std::vector<ReadPoint> lru;
   for (double s = 1.0; s <= 256.0; s *= std::sqrt(2.0))
     lru.push_back({static_cast<std::int64_t>(s * kMiB), s < 31.9 ? 78.0 : 22.0});
-  const LlcDecision keep = decide_llc({LlcPolicy::kAuto, 0}, 32 * kMiB, lru);
+  const LlcDecision keep = decide_llc({.policy = LlcPolicy::kAuto}, 32 * kMiB, lru);
   EXPECT_LT(keep.estimate.knee_bytes, 32 * kMiB);
   EXPECT_EQ(keep.bytes, 0);
   EXPECT_EQ(keep.source, "hwloc");
@@ -194,7 +213,7 @@ TEST(LlcProbe, AnLruCachesKneeJustBelowItsSizeStandsForIt) {
   std::vector<ReadPoint> c;
   for (double s = 2.0; s <= 1024.0; s *= std::sqrt(2.0))
     c.push_back({static_cast<std::int64_t>(s * kMiB), s < 31.9 ? 100.0 : 30.0});
-  const LlcDecision d = decide_llc({LlcPolicy::kMeasure, 0}, 32 * kMiB, c);
+  const LlcDecision d = decide_llc({.policy = LlcPolicy::kMeasure}, 32 * kMiB, c);
   EXPECT_LT(d.estimate.knee_bytes, 32 * kMiB);
   EXPECT_EQ(d.bytes, 32 * kMiB);
 }
@@ -202,7 +221,7 @@ TEST(LlcProbe, AnLruCachesKneeJustBelowItsSizeStandsForIt) {
 TEST(LlcProbe, NoVisibleCacheKeepsHwloc) {
   std::vector<ReadPoint> flat;
   for (std::int64_t s = 4 * kMiB; s <= 1024 * kMiB; s *= 2) flat.push_back({s, 15.0});
-  const LlcDecision d = decide_llc({LlcPolicy::kMeasure, 0}, 260 * kMiB, flat);
+  const LlcDecision d = decide_llc({.policy = LlcPolicy::kMeasure}, 260 * kMiB, flat);
   EXPECT_EQ(d.bytes, 0);
   EXPECT_NE(d.summary.find("no cache beyond the L2"), std::string::npos) << d.summary;
 }
@@ -212,7 +231,7 @@ TEST(LlcProbe, AGivenSizeReplacesTheLlcForEverythingSizedFromIt) {
   if (topo->last_level() < 3) GTEST_SKIP() << "no shared cache level on this machine";
   const std::int64_t hwloc_total = topo->llc_bytes_for({});
   const auto hwloc_level_bytes = topo->cache_bytes(topo->last_level());
-  const LlcDecision d = apply_llc_setting(*topo, {LlcPolicy::kFixed, 24 * kMiB}, 0);
+  const LlcDecision d = apply_llc_setting(*topo, {.policy = LlcPolicy::kFixed, .bytes = 24 * kMiB}, 0);
   EXPECT_EQ(d.source, "option");
   EXPECT_EQ(topo->llc_source(), "option");
   EXPECT_EQ(topo->llc_bytes_for({}), 24 * kMiB);  // one instance shared by all PUs
@@ -227,7 +246,7 @@ TEST(LlcProbe, AGivenSizeReplacesTheLlcForEverythingSizedFromIt) {
 TEST(LlcProbe, MeasuringReadsACurveAndDecides) {
   auto topo = Topology::discover();
   if (topo->last_level() < 3) GTEST_SKIP() << "no shared cache level on this machine";
-  const LlcDecision d = apply_llc_setting(*topo, {LlcPolicy::kMeasure, 0}, std::int64_t{4} << 30);
+  const LlcDecision d = apply_llc_setting(*topo, {.policy = LlcPolicy::kMeasure}, std::int64_t{4} << 30);
   ASSERT_GE(d.curve.size(), 8u);
   for (const ReadPoint& p : d.curve) EXPECT_GT(p.gbps, 0.1);
   // Either a size was measured and replaced hwloc's, or the summary says why not.
