@@ -10,5 +10,6 @@ int run_main(const std::vector<std::string>& args);
 int size_main(const std::vector<std::string>& args);
 int topo_main(const std::vector<std::string>& args);
 int ceilings_main(const std::vector<std::string>& args);
+int ab_main(const std::vector<std::string>& args);
 
 }  // namespace kvb

@@ -1,9 +1,10 @@
-# The `kvbench` command (run, size, topo, ceilings, report, compare).
+# The `kvbench` command (run, size, topo, ceilings, report, compare, ab).
 # Reusable logic (options, presets, sweeps, sizing, CSV rows, resume, fixtures) lives in
 # kvbench_cli so tests/cli can link it; kvbench_main.cc only dispatches subcommands.
 set(_kvb_cli_dir ${CMAKE_CURRENT_LIST_DIR})
 
 add_library(kvbench_cli STATIC
+  ${_kvb_cli_dir}/ab_command.cc
   ${_kvb_cli_dir}/ceilings_command.cc
   ${_kvb_cli_dir}/decode_fixture.cc
   ${_kvb_cli_dir}/existing_results.cc

@@ -28,7 +28,8 @@ constexpr const char* kUsage =
     "  topo      the machine as kvbench sees it (hwloc)\n"
     "  ceilings  measured bandwidth/FMA ceilings at every cache level\n"
     "  report    tables and figures from result CSVs\n"
-    "  compare   compare two result CSVs configuration by configuration\n";
+    "  compare   compare two result CSVs configuration by configuration\n"
+    "  ab        two builds or settings in alternating rounds here, then compare\n";
 
 }  // namespace
 
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
     if (command == "size") return kvb::size_main(args);
     if (command == "topo") return kvb::topo_main(args);
     if (command == "ceilings") return kvb::ceilings_main(args);
+    if (command == "ab") return kvb::ab_main(args);
 #if KVBENCH_HAVE_ANALYSIS
     if (command == "report") return kvb::report_main(argc - 1, argv + 1);
     if (command == "compare") return kvb::compare_main(argc - 1, argv + 1);
@@ -54,7 +56,7 @@ int main(int argc, char** argv) {
 #endif
     std::string message = "unknown command '" + command + "'";
     const std::string suggestion =
-        kvb::closest_name(command, {"run", "size", "topo", "ceilings", "report", "compare"});
+        kvb::closest_name(command, {"run", "size", "topo", "ceilings", "report", "compare", "ab"});
     if (!suggestion.empty()) message += "; did you mean '" + suggestion + "'?";
     throw kvb::UsageError(message + " (kvbench --help lists them)");
   } catch (const kvb::UsageError& e) {

@@ -487,6 +487,17 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
        "need more memory than is available (MemAvailable):\n  llama-3-405b", true},
       {"run --model qwen3-0.6b --context 64 --threads 1 --pin pus:4095 --llc auto",
        "PU 4095 in pin list pus:4095 does not exist", true},
+      // ab refuses its own bad options before its LLC probe and any run; a run's bad option ends
+      // it at the first run, naming that run's log and its error.
+      {"ab -- --config ci-smoke", "needs --dir", true},
+      {"ab --dir d --rouns 3 -- --config ci-smoke", "did you mean '--rounds'", true},
+      {"ab --dir d --rounds 1 -- --config ci-smoke", "at least 2 are needed", true},
+      {"ab --dir d --new /no/such/kvbench -- --config ci-smoke", "'/no/such/kvbench' is not an executable", true},
+      {"ab --dir d --new-env KVBENCH_AMX -- --config ci-smoke", "bad value 'KVBENCH_AMX' for --new-env", true},
+      {"ab --dir d -- --config ci-smoke --out x.csv", "leave out --out", true},
+      {"ab --dir d --new-args --resume -- --config ci-smoke", "leave out --resume", true},
+      {"ab --dir d -- --config ci-smoke --dtype fp33 --llc 8MiB",
+       "round 1's base run exited 2 (d/base-1.log: kvbench: error: bad value 'fp33' for --dtype", true},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args);
@@ -565,6 +576,44 @@ TEST_F(KvbenchBinary, ARunAddingToAFileKeepsItsLlc) {
   ASSERT_EQ(mixed.status, 0) << mixed.err;
   EXPECT_NE(mixed.err.find("2 different LLCs"), std::string::npos) << mixed.err;
   EXPECT_EQ(mixed.err.find("as recorded by the rows"), std::string::npos) << mixed.err;
+}
+
+// kvbench ab: the arms alternate, the order swapped every round, every run with the one LLC
+// decided before the first; each arm's options reach only its runs; compare judges the rounds.
+// An existing folder is refused untouched.
+TEST_F(KvbenchBinary, AbAlternatesTheArmsAndComparesTheRounds) {
+  const Result r = run("ab --dir ab --rounds 3 --new-args '--sw-prefetch none' -- --config ci-smoke "
+                       "--benchmarks decode_step --dtype fp32 --context 64 --ceilings none");
+  ASSERT_TRUE(r.status == 0 || r.status == 1) << r.out << r.err;  // 1: new significantly slower
+  EXPECT_NE(r.err.find("every run gets --llc"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("3 rounds: base file i against new file i"), std::string::npos) << r.out;
+  EXPECT_NE(slurp(dir_ / "ab" / "compare.md").find("round_ratios"), std::string::npos);
+  std::set<std::string> llc;
+  for (const std::string arm : {"base", "new"}) {
+    for (int round = 1; round <= 3; ++round) {
+      const Csv csv = read_csv(dir_ / "ab" / (arm + "-" + std::to_string(round) + ".csv"));
+      ASSERT_FALSE(csv.rows.empty()) << arm << round;
+      for (const auto& row : csv.rows) {
+        EXPECT_EQ(row.at("isa").find("+PF-NONE") != std::string::npos, arm == "new") << row.at("isa");
+        EXPECT_EQ(row.at("valid"), "1");
+        llc.insert(row.at("llc_bytes"));
+      }
+    }
+  }
+  EXPECT_EQ(llc.size(), 1u);
+  // base, new; new, base; base, new: the order of the command lines.
+  std::istringstream commands(slurp(dir_ / "ab" / "commands.txt"));
+  std::string line, order;
+  while (std::getline(commands, line)) {
+    if (line.find(" run ") == std::string::npos) continue;
+    order += line.find("/base-") != std::string::npos ? "b" : "n";
+  }
+  EXPECT_EQ(order, "bnnbbn");
+  const std::string kept = slurp(dir_ / "ab" / "commands.txt");
+  const Result again = run("ab --dir ab -- --config ci-smoke");
+  EXPECT_EQ(again.status, 2);
+  EXPECT_NE(again.err.find("'ab' exists and is not an empty folder"), std::string::npos) << again.err;
+  EXPECT_EQ(slurp(dir_ / "ab" / "commands.txt"), kept);
 }
 
 // --sw-prefetch picks the attention kernels' prefetch hint; rows say which where it is not the
