@@ -1,10 +1,12 @@
 #include "harness/parallel_decode.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <new>
+#include <utility>
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #endif
@@ -90,6 +92,7 @@ struct ParallelDecode::Impl {
   struct Worker {
     std::vector<WorkItem> items;                   // static partition: first touch of the rows
     std::vector<std::int32_t> merge_heads;         // heads this worker merges
+    std::int32_t append_first = 0, append_heads = 0;  // KV heads of each layer's token it appends
     Cost step_share, attention_share, append_share, memcpy_share;  // cost-model shares fed to the SDEs
   };
   std::vector<Worker> workers;
@@ -97,7 +100,6 @@ struct ParallelDecode::Impl {
   std::unique_ptr<AlignedFloats> slab;             // partials: [parity][chunk]
   std::vector<AttentionPartial> chunk_parts[2];    // per chunk
   std::vector<std::vector<AttentionPartial>> head_parts[2];  // per head, in position order
-  int append_worker = 0;
   // Worker w owns the chunks of its block (harness/chunk_claims: contiguous, about the static
   // partition's share, in the same order). Claims of phase p use claims[p % 3]: the barrier
   // closing phase p - 1 means no worker still claims from [(p + 1) % 3] (last used in phase
@@ -159,6 +161,11 @@ struct ParallelDecode::Impl {
     const Status s = append_token(cache, layer, context - 1, new_k->p, new_v->p);
     if (!ok(s)) fail(s);
   }
+  void append_share(const Worker& me, int layer) noexcept {
+    const Status s = append_token_heads(cache, layer, context - 1, new_k->p, new_v->p, me.append_first,
+                                        me.append_heads);
+    if (!ok(s)) fail(s);
+  }
 
   void memcpy_token(int layer) noexcept {
     const CacheGeometry& geo = *cache.geometry;
@@ -209,8 +216,8 @@ struct ParallelDecode::Impl {
       waited += ticks() - t0;
     };
     const bool appends = mode == Mode::kStep;
-    const bool appender = appends && w == append_worker;
-    if (appender) append(0);
+    const bool appender = appends && me.append_heads > 0;
+    if (appender) append_share(me, 0);
     if (appends) barrier();
     std::int64_t phase = 0;
     for (std::int64_t s = 0; s < steps; ++s) {
@@ -219,7 +226,7 @@ struct ParallelDecode::Impl {
         if (steal) claims[(phase + 1) % 3].reset(w);
         if (phase > 0) merge(me, l == 0 ? L - 1 : l - 1, parity ^ 1);
         attention(w, phase, l, parity);
-        if (appender && !(s == steps - 1 && l == L - 1)) append(l + 1 == L ? 0 : l + 1);
+        if (appender && !(s == steps - 1 && l == L - 1)) append_share(me, l + 1 == L ? 0 : l + 1);
         barrier();
       }
     }
@@ -252,7 +259,6 @@ ParallelDecode::ParallelDecode(ThreadPool& pool, const CacheView& cache, std::in
   m.steal = chunk_count > m.T;
   m.workers.resize(static_cast<std::size_t>(m.T));
   m.wait_slots.resize(static_cast<std::size_t>(m.T));
-  m.append_worker = m.T - 1;  // worker 0 also dispatches; give the (small) append to another
 
   const std::int64_t pf = (attention_partial_floats(m.shape) + kAlignFloats - 1) / kAlignFloats * kAlignFloats;
   for (int p = 0; p < 2; ++p) m.head_parts[p].resize(static_cast<std::size_t>(m.H));
@@ -285,14 +291,6 @@ ParallelDecode::ParallelDecode(ThreadPool& pool, const CacheView& cache, std::in
   w0.bytes_read += attn.bytes_read - assigned.bytes_read;
   w0.bytes_written += attn.bytes_written - assigned.bytes_written;
   w0.flops += attn.flops - assigned.flops;
-  for (int w = 0; w < m.T; ++w) {
-    Impl::Worker& wk = m.workers[static_cast<std::size_t>(w)];
-    wk.step_share = wk.attention_share;
-    if (w == m.append_worker) wk.step_share += append_cost(m.shape) * m.L;
-    const std::int64_t layers_owned = w < m.L ? (m.L - w + m.T - 1) / m.T : 0;
-    wk.append_share = append_cost(m.shape) * layers_owned;
-    wk.memcpy_share = append_memcpy_cost(m.shape) * layers_owned;
-  }
   // Merge each head on the worker of its last piece in the static partition, spreading heads.
   for (std::int32_t h = 0; h < m.H; ++h) {
     int owner = 0;
@@ -300,6 +298,33 @@ ParallelDecode::ParallelDecode(ThreadPool& pool, const CacheView& cache, std::in
       for (const WorkItem& it : m.workers[static_cast<std::size_t>(w)].items)
         if (it.kv_head == h) owner = w;
     m.workers[static_cast<std::size_t>(owner)].merge_heads.push_back(h);
+  }
+  // The next layer's token rows are split over min(H, T) workers in contiguous runs of heads,
+  // those with the fewest merges first and worker 0 (which also dispatches) last among equals:
+  // each phase ends at a barrier, so one worker appending every head made the others wait.
+  std::vector<int> by_load(static_cast<std::size_t>(m.T));
+  for (int w = 0; w < m.T; ++w) by_load[static_cast<std::size_t>(w)] = w;
+  std::stable_sort(by_load.begin(), by_load.end(), [&](int a, int b) {
+    const auto load = [&](int w) {
+      return std::pair{m.workers[static_cast<std::size_t>(w)].merge_heads.size(), w == 0};
+    };
+    return load(a) < load(b);
+  });
+  const int appenders = std::min(m.H, m.T);
+  for (int i = 0; i < appenders; ++i) {
+    Impl::Worker& wk = m.workers[static_cast<std::size_t>(by_load[static_cast<std::size_t>(i)])];
+    wk.append_first = static_cast<std::int32_t>(std::int64_t{m.H} * i / appenders);
+    wk.append_heads = static_cast<std::int32_t>(std::int64_t{m.H} * (i + 1) / appenders) - wk.append_first;
+  }
+  for (int w = 0; w < m.T; ++w) {
+    Impl::Worker& wk = m.workers[static_cast<std::size_t>(w)];
+    wk.step_share = wk.attention_share;
+    CacheShape mine = m.shape;  // the cost of its heads' rows: the shares add up to append_cost
+    mine.kv_heads = wk.append_heads;
+    if (wk.append_heads > 0) wk.step_share += append_cost(mine) * m.L;
+    const std::int64_t layers_owned = w < m.L ? (m.L - w + m.T - 1) / m.T : 0;
+    wk.append_share = append_cost(m.shape) * layers_owned;
+    wk.memcpy_share = append_memcpy_cost(m.shape) * layers_owned;
   }
   const std::size_t lq = static_cast<std::size_t>(m.L * m.qsize);
   const std::size_t kv = static_cast<std::size_t>(m.H) * static_cast<std::size_t>(m.d);
@@ -369,7 +394,7 @@ void ParallelDecode::run(Mode mode, std::int64_t steps, CounterSet* counters) {
                        : mode == Mode::kAppend ? me.append_share
                                                : me.memcpy_share;
     sde_count(share * steps);
-    if ((mode == Mode::kStep && w == m.append_worker) || (mode == Mode::kAppend && w == 0)) sde_count_tokens(steps);
+    if ((mode == Mode::kStep || mode == Mode::kAppend) && w == 0) sde_count_tokens(steps);
     if (counters) counters->stop(w);
   });
   if (timed)

@@ -17,7 +17,12 @@
 // chunk first; on one NUMA node that costs nothing, on several it costs remote reads.
 //
 // Step schedule (one barrier per layer): phase l runs merge(l-1), attention(l) and the
-// append of layer l+1 (one worker; ~8 KB), then a barrier. Partials are double-buffered by
+// append of layer l+1, then a barrier. The append's KV heads are split over min(kv_heads,
+// threads) workers, those with the fewest merges first: one worker appending all of them (8 KB
+// for Qwen3-0.6B fp32) held the others at the barrier. On the 16-vCPU EMR host that took the step
+// at L2-sized contexts 0.71x the time at 16 threads and 0.85x at 4 (8 rounds; `attention`, the
+// same code in both builds, 0.99x and 0.93x); L3 and DRAM rows did not move beyond that control
+// (results/xeon-emr-16c-kvm/session-2026-11-29b/). Partials are double-buffered by
 // phase parity, so merge(l-1) and attention(l) never share memory; append(l+1) lands before
 // attention(l+1). Across steps the pipeline continues (layer 0 of step s+1 is appended in the
 // last phase of step s). The append rewrites position context-1 every step (steady state), and

@@ -19,14 +19,15 @@ Status check_write(const CacheView& cache, std::int32_t layer, const float* k,
   return Status::kOk;
 }
 
-// Where the rows of one (layer, K|V) slot start: data and, for dtypes with a row scale, scales.
+// Where the rows of one (layer, K|V) slot start at KV head `head`: data and, for dtypes with a
+// row scale, scales; `src` is that head's fp32 row.
 SlotRows slot_rows(const CacheView& cache, std::int32_t layer, std::int64_t slot, KV kv,
-                    const float* src) noexcept {
+                   std::int32_t head, const float* src) noexcept {
   const CacheGeometry& geo = *cache.geometry;
   float* scales = dtype_has_row_scale(geo.shape().dtype)
-                      ? cache.scales + geo.scale_index(layer, kv, 0, slot)
+                      ? cache.scales + geo.scale_index(layer, kv, head, slot)
                       : nullptr;
-  return {src, static_cast<unsigned char*>(cache.data) + geo.byte_offset(layer, kv, 0, slot),
+  return {src, static_cast<unsigned char*>(cache.data) + geo.byte_offset(layer, kv, head, slot),
           scales};
 }
 
@@ -34,9 +35,19 @@ SlotRows slot_rows(const CacheView& cache, std::int32_t layer, std::int64_t slot
 
 Status append_token(const CacheView& cache, std::int32_t layer, std::int64_t position,
                     const float* k, const float* v) noexcept {
+  if (cache.geometry == nullptr) return Status::kNullArgument;
+  return append_token_heads(cache, layer, position, k, v, 0, cache.geometry->shape().kv_heads);
+}
+
+Status append_token_heads(const CacheView& cache, std::int32_t layer, std::int64_t position,
+                          const float* k, const float* v, std::int32_t first_head,
+                          std::int32_t heads) noexcept {
   if (Status st = check_write(cache, layer, k, v); !ok(st)) return st;
   const CacheShape& s = cache.geometry->shape();
   if (position < 0 || position >= s.capacity) return Status::kOutOfRange;
+  if (first_head < 0 || heads < 0 || first_head > s.kv_heads - heads) return Status::kOutOfRange;
+  if (heads == 0) return Status::kOk;
+  const std::int64_t first = std::int64_t{first_head} * s.head_dim;
   // No prefetch of the slot's lines: with a power-of-two head stride all of a slot's rows fall
   // into a few L1 (and L2) sets, so prefetching them evicts lines before their stores land.
   // Measured (kvbench append vs append_memcpy, warm slot): whole-slot prefetch into L1 or L2
@@ -51,7 +62,7 @@ Status append_token(const CacheView& cache, std::int32_t layer, std::int64_t pos
     auto* base = static_cast<unsigned char*>(cache.data);
     for (KV kv : {KV::kKey, KV::kValue}) {
       const float* src = kv == KV::kKey ? k : v;
-      for (std::int32_t h = 0; h < s.kv_heads; ++h)
+      for (std::int32_t h = first_head; h < first_head + heads; ++h)
         std::memcpy(base + geo.byte_offset(layer, kv, h, position), src + std::int64_t{h} * s.head_dim, row);
     }
     return Status::kOk;
@@ -62,8 +73,8 @@ Status append_token(const CacheView& cache, std::int32_t layer, std::int64_t pos
                                          ? geo.scale_index(layer, KV::kKey, 1, position) -
                                                geo.scale_index(layer, KV::kKey, 0, position)
                                          : 1;  // the same for K and V
-  encode_token(slot_rows(cache, layer, position, KV::kKey, k),
-               slot_rows(cache, layer, position, KV::kValue, v), geo.head_stride(), s.kv_heads,
+  encode_token(slot_rows(cache, layer, position, KV::kKey, first_head, k + first),
+               slot_rows(cache, layer, position, KV::kValue, first_head, v + first), geo.head_stride(), heads,
                s.head_dim, s.dtype, scale_stride);
   return Status::kOk;
 }

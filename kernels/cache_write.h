@@ -11,6 +11,11 @@ namespace kvb {
 // layer at `position` (< capacity).
 Status append_token(const CacheView& cache, std::int32_t layer, std::int64_t position,
                     const float* k, const float* v) noexcept;
+// The same for the KV heads [first_head, first_head + heads) only; k and v still hold all heads.
+// A parallel decode step splits one token's rows over its workers this way.
+Status append_token_heads(const CacheView& cache, std::int32_t layer, std::int64_t position,
+                          const float* k, const float* v, std::int32_t first_head,
+                          std::int32_t heads) noexcept;
 
 // How bulk writes store: through the caches, or non-temporal (streaming) stores that bypass
 // them (a prefill larger than the LLC would only evict useful lines). kAuto streams when the copy

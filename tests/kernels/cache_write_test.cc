@@ -122,6 +122,22 @@ TEST_P(CacheWriteTest, AppendTokenWritesExactlyItsRows) {
   expect_image(c, rows);
 }
 
+// A head range writes its heads' rows only, byte for byte as the whole token's call would.
+TEST_P(CacheWriteTest, AppendTokenHeadsWritesExactlyItsHeadsRows) {
+  OwnedCache c(make_shape(9));
+  ASSERT_EQ(c.status(), Status::kOk);
+  fill_sentinel(c);
+  std::mt19937 rng(2);
+  const auto k = random_floats(2 * 24, rng), v = random_floats(2 * 24, rng);
+  ASSERT_EQ(append_token_heads(c.view(), 2, 7, k.data(), v.data(), 1, 1), Status::kOk);
+  ASSERT_EQ(append_token_heads(c.view(), 2, 7, k.data(), v.data(), 0, 0), Status::kOk);  // nothing
+  expect_image(c, {{2, KV::kKey, 1, 7, k.data() + 24}, {2, KV::kValue, 1, 7, v.data() + 24}});
+  EXPECT_EQ(append_token_heads(c.view(), 2, 7, k.data(), v.data(), 1, 2), Status::kOutOfRange);
+  EXPECT_EQ(append_token_heads(c.view(), 2, 7, k.data(), v.data(), -1, 1), Status::kOutOfRange);
+  EXPECT_EQ(append_token_heads(c.view(), 2, 7, k.data(), v.data(), 0, -1), Status::kOutOfRange);
+  expect_image(c, {{2, KV::kKey, 1, 7, k.data() + 24}, {2, KV::kValue, 1, 7, v.data() + 24}});
+}
+
 TEST_P(CacheWriteTest, PrefillCopyWritesExactlyItsRange) {
   OwnedCache c(make_shape(11));
   ASSERT_EQ(c.status(), Status::kOk);
