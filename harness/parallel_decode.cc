@@ -161,7 +161,7 @@ struct ParallelDecode::Impl {
     const Status s = append_token(cache, layer, context - 1, new_k->p, new_v->p);
     if (!ok(s)) fail(s);
   }
-  void append_share(const Worker& me, int layer) noexcept {
+  void append_own_heads(const Worker& me, int layer) noexcept {
     const Status s = append_token_heads(cache, layer, context - 1, new_k->p, new_v->p, me.append_first,
                                         me.append_heads);
     if (!ok(s)) fail(s);
@@ -217,7 +217,7 @@ struct ParallelDecode::Impl {
     };
     const bool appends = mode == Mode::kStep;
     const bool appender = appends && me.append_heads > 0;
-    if (appender) append_share(me, 0);
+    if (appender) append_own_heads(me, 0);
     if (appends) barrier();
     std::int64_t phase = 0;
     for (std::int64_t s = 0; s < steps; ++s) {
@@ -226,7 +226,7 @@ struct ParallelDecode::Impl {
         if (steal) claims[(phase + 1) % 3].reset(w);
         if (phase > 0) merge(me, l == 0 ? L - 1 : l - 1, parity ^ 1);
         attention(w, phase, l, parity);
-        if (appender && !(s == steps - 1 && l == L - 1)) append_share(me, l + 1 == L ? 0 : l + 1);
+        if (appender && !(s == steps - 1 && l == L - 1)) append_own_heads(me, l + 1 == L ? 0 : l + 1);
         barrier();
       }
     }
