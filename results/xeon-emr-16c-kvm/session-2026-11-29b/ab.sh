@@ -5,6 +5,9 @@
 # decode_step carries the change; attention (the same code in both binaries) is the control that
 # shows what the binaries' code layout and the host's drift alone make of the rows.
 #   ARM=split ROUNDS=8 BUDGET=420 bash ab.sh   (each layer's token appended by min(H, T) workers)
+#   ARM=idle ROUNDS=8 BUDGET=420 BENCHMARKS=decode_step,attention,append THREADS=4,8,16 bash ab.sh
+#     (each worker prefetches its next-layer rows while it waits at a layer's barrier; append,
+#     which has no barrier, is the control)
 # Run from the repository root; the folder comes back as one archive.
 [ -f .carry/pack.tar.xz ] && tar xJf .carry/pack.tar.xz -C .carry
 export LD_LIBRARY_PATH=$PWD/.carry/lib KVBENCH_MODELS_DIR=$PWD/configs/models
@@ -12,7 +15,7 @@ cd "$OUT" || exit 1
 "$OLDPWD/.carry/bin/kvbench.$ARM" ab --dir "ab-$ARM" --base "$OLDPWD/.carry/bin/kvbench.base" \
   --new "$OLDPWD/.carry/bin/kvbench.$ARM" --rounds "${ROUNDS:-8}" --budget "${BUDGET:-420}" -- \
   --model qwen3-0.6b --context auto --dtype "${DTYPES:-fp32,int8}" --threads "${THREADS:-4,16}" \
-  --benchmarks decode_step,attention --llc 64MiB --ceilings none --repetitions 3 --min-time 0.05 \
+  --benchmarks "${BENCHMARKS:-decode_step,attention}" --llc 64MiB --ceilings none --repetitions 3 --min-time 0.05 \
   > "ab-$ARM.txt" 2>&1
 echo "ab rc=$?"
 tail -30 "ab-$ARM.txt"
