@@ -5,6 +5,7 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <utility>
 #include <random>
 #include <string>
 #include <vector>
@@ -107,35 +108,26 @@ class CacheWriteTest : public ::testing::TestWithParam<WriteCase> {
   }
 };
 
+// The whole token, and a run of heads (append_token_heads), which writes its heads' rows only,
+// byte for byte as the whole token's call would; a range outside the heads writes nothing.
 TEST_P(CacheWriteTest, AppendTokenWritesExactlyItsRows) {
   OwnedCache c(make_shape(9));
   ASSERT_EQ(c.status(), Status::kOk);
   fill_sentinel(c);
   std::mt19937 rng(1);
   const auto k = random_floats(2 * 24, rng), v = random_floats(2 * 24, rng);
+  ASSERT_EQ(append_token_heads(c.view(), 2, 7, k.data(), v.data(), 1, 1), Status::kOk);
+  ASSERT_EQ(append_token_heads(c.view(), 2, 7, k.data(), v.data(), 0, 0), Status::kOk);  // nothing
+  for (const auto& [first, heads] : {std::pair{1, 2}, std::pair{-1, 1}, std::pair{0, -1}})
+    EXPECT_EQ(append_token_heads(c.view(), 2, 7, k.data(), v.data(), first, heads), Status::kOutOfRange);
+  std::vector<Written> rows = {{2, KV::kKey, 1, 7, k.data() + 24}, {2, KV::kValue, 1, 7, v.data() + 24}};
+  expect_image(c, rows);
   ASSERT_EQ(append_token(c.view(), 1, 5, k.data(), v.data()), Status::kOk);
-  std::vector<Written> rows;
   for (std::int32_t h = 0; h < 2; ++h) {
     rows.push_back({1, KV::kKey, h, 5, k.data() + h * 24});
     rows.push_back({1, KV::kValue, h, 5, v.data() + h * 24});
   }
   expect_image(c, rows);
-}
-
-// A head range writes its heads' rows only, byte for byte as the whole token's call would.
-TEST_P(CacheWriteTest, AppendTokenHeadsWritesExactlyItsHeadsRows) {
-  OwnedCache c(make_shape(9));
-  ASSERT_EQ(c.status(), Status::kOk);
-  fill_sentinel(c);
-  std::mt19937 rng(2);
-  const auto k = random_floats(2 * 24, rng), v = random_floats(2 * 24, rng);
-  ASSERT_EQ(append_token_heads(c.view(), 2, 7, k.data(), v.data(), 1, 1), Status::kOk);
-  ASSERT_EQ(append_token_heads(c.view(), 2, 7, k.data(), v.data(), 0, 0), Status::kOk);  // nothing
-  expect_image(c, {{2, KV::kKey, 1, 7, k.data() + 24}, {2, KV::kValue, 1, 7, v.data() + 24}});
-  EXPECT_EQ(append_token_heads(c.view(), 2, 7, k.data(), v.data(), 1, 2), Status::kOutOfRange);
-  EXPECT_EQ(append_token_heads(c.view(), 2, 7, k.data(), v.data(), -1, 1), Status::kOutOfRange);
-  EXPECT_EQ(append_token_heads(c.view(), 2, 7, k.data(), v.data(), 0, -1), Status::kOutOfRange);
-  expect_image(c, {{2, KV::kKey, 1, 7, k.data() + 24}, {2, KV::kValue, 1, 7, v.data() + 24}});
 }
 
 TEST_P(CacheWriteTest, PrefillCopyWritesExactlyItsRange) {
