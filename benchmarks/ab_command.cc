@@ -153,7 +153,9 @@ int ab_main(const std::vector<std::string>& all_args) {
       "       kvbench ab --dir ab-build --base ./kvbench-main --new build/kvbench -- --config ci-smoke\n\n"
       "Round r runs base then new (odd r) or new then base (even r), each a kvbench run into\n"
       "DIR/<arm>-<r>.csv (its output in DIR/<arm>-<r>.log); DIR/commands.txt lists every command,\n"
-      "DIR/compare.md the verdict. Exit status: compare's (1 where new is significantly slower)");
+      "DIR/compare.md the verdict. Every run gets the --llc decided once before the first, unless\n"
+      "--llc is among the options here (one in a --config file is overridden). Exit status:\n"
+      "compare's (1 where new is significantly slower)");
   desc.add_options()("help,h", "this help")
       ("dir", po::value<std::string>(), "folder for the runs' CSVs, logs and the comparison (new or empty)")
       ("base", po::value<std::string>(), "the base arm's kvbench binary (default: this one)")
