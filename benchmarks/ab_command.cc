@@ -29,6 +29,7 @@
 #include "benchmarks/machine_probe.h"
 #include "benchmarks/option_parser.h"
 #include "benchmarks/usage_error.h"
+#include "benchmarks/value_list.h"
 #include "harness/topology.h"
 
 extern char** environ;
@@ -48,16 +49,11 @@ struct Arm {
 
 // "A=1,B=2" -> {"A=1", "B=2"}; each entry must name a variable.
 std::vector<std::string> env_list(const std::string& text, const std::string& option) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= text.size() && !text.empty()) {
-    const std::size_t comma = text.find(',', start);
-    const std::string entry = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+  if (text.empty()) return {};
+  std::vector<std::string> out = split_list(text, "--" + option);
+  for (const std::string& entry : out) {
     if (entry.find('=') == std::string::npos || entry.front() == '=')
       throw UsageError("bad value '" + text + "' for --" + option + ": expected NAME=VALUE[,NAME=VALUE...]");
-    out.push_back(entry);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   return out;
 }
