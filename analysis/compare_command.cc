@@ -1,6 +1,7 @@
 #include "analysis/compare_command.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <set>
@@ -18,13 +19,14 @@ namespace po = boost::program_options;
 namespace {
 
 struct Options {
-  std::string base, next, format = "console", out, match_threads = "exact";
+  std::string base, next, format = "console", out, match_threads = "exact", p_adjust = "holm";
   bool strict = false, force = false, cross_cpu = false;
   CompareOptions compare;
 };
 
 const char* kUsage =
-    "usage: kvbench compare <base.csv> <new.csv> [--threshold F] [--alpha F] [--strict] [--cross-cpu]\n"
+    "usage: kvbench compare <base.csv> <new.csv> [--threshold F] [--alpha F] [--p-adjust holm|none]\n"
+    "                       [--strict] [--cross-cpu]\n"
     "                       [--match-threads exact|max] [--format console|csv|md] [--out FILE [--force]]\n"
     "       kvbench compare <base1.csv>,<base2.csv>,... <new1.csv>,<new2.csv>,...  (rounds: basei and newi\n"
     "                       ran back to back; each configuration judged on the rounds' time ratios)";
@@ -54,7 +56,11 @@ std::optional<Options> parse_options(int argc, char** argv) {
   visible.add_options()("help,h", "show this help")(
       "threshold", po::value(&o.compare.threshold)->default_value(0.05, "0.05"),
       "relative time change below which a configuration is 'same'")(
-      "alpha", po::value(&o.compare.alpha)->default_value(0.05, "0.05"), "significance level of the Mann-Whitney U test")(
+      "alpha", po::value(&o.compare.alpha)->default_value(0.05, "0.05"),
+      "significance level of the test (the rounds' paired t-test, else Mann-Whitney U), after --p-adjust")(
+      "p-adjust", po::value(&o.p_adjust)->default_value("holm"),
+      "holm: p-values adjusted over all tested configurations (Holm), so identical builds flag no "
+      "configuration with probability >= 1 - alpha; none: each configuration's own test")(
       "strict", po::bool_switch(&o.strict), "different cpu_model/isa/compiler/kvbench_version/LLC size is an error (exit 2)")(
       "cross-cpu", po::bool_switch(&o.cross_cpu),
       "CPU B / CPU A ratio table (automatic when cpu_model differs)")(
@@ -79,6 +85,13 @@ std::optional<Options> parse_options(int argc, char** argv) {
   } else {
     throw InputError("--match-threads: unknown mode '" + o.match_threads + "' (exact, max)");
   }
+  if (o.p_adjust == "holm") {
+    o.compare.p_adjust = PAdjust::kHolm;
+  } else if (o.p_adjust == "none") {
+    o.compare.p_adjust = PAdjust::kNone;
+  } else {
+    throw InputError("--p-adjust: unknown adjustment '" + o.p_adjust + "' (holm, none)");
+  }
   if (!(o.compare.threshold >= 0)) throw InputError("--threshold must be >= 0");
   if (!(o.compare.alpha > 0 && o.compare.alpha < 1)) throw InputError("--alpha must be between 0 and 1");
   return o;
@@ -98,6 +111,14 @@ std::vector<Col> varying_columns(const Comparison& c, MatchThreads mode) {
 
 std::string cell(std::optional<double> v, int digits = 4) { return v ? format_number(*v, digits) : ""; }
 
+// Two significant digits at any size: format_number's fixed notation would show p = 0.0035 as 0.00.
+std::string p_cell(std::optional<double> p) {
+  if (!p) return "";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", *p);
+  return text;
+}
+
 // Each round's ratio, in round order: "1.08 1.14 1.15".
 std::string round_ratios(const ComparedConfig& r) {
   std::string out;
@@ -114,7 +135,10 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
   header.insert(header.end(), {"base_n", "new_n", "base_ns", "new_ns"});
   if (cross) header.insert(header.end(), {"base_gbps", "new_gbps", "gbps_ratio"});
   if (rounds) header.insert(header.end(), {"rounds", "round_ratios"});
-  header.insert(header.end(), {"time_ratio", "change", "p_value", "verdict", "note"});
+  const bool holm = o.compare.p_adjust == PAdjust::kHolm;
+  header.insert(header.end(), {"time_ratio", "change", "p_value"});
+  if (holm) header.emplace_back("p_holm");
+  header.insert(header.end(), {"verdict", "note"});
   TextTable t(header);
   for (const auto& r : c.rows) {
     std::vector<std::string> row;
@@ -128,8 +152,7 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
       row.insert(row.end(), {cell(r.base_gbps), cell(r.new_gbps), cell(ratio)});
     }
     if (rounds) row.insert(row.end(), {std::to_string(r.round_ratios.size()), round_ratios(r)});
-    std::optional<double> p = r.paired_p;
-    if (!r.paired() && r.utest) p = r.utest->p_value;
+    const std::optional<double> p = r.p_value();
     std::string note;
     if (r.paired()) {
       const auto faster = std::count_if(r.round_ratios.begin(), r.round_ratios.end(), [](double x) { return x < 1; });
@@ -146,10 +169,10 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
       note += std::string(note.empty() ? "" : "; ") + "INVALID kernel (valid=0)";
     }
     row.insert(row.end(), {format_number(r.time_ratio, 4), all_columns ? format_number(r.change, 4) : format_percent(r.change),
-                           p ? format_number(*p, 3) : "",
-                           // "slower?": beyond the threshold but untestable, so it does not fail CI.
-                           std::string(verdict_name(r.verdict)) + (!p && r.verdict != Verdict::kSame ? "?" : ""),
-                           note});
+                           p_cell(p)});
+    if (holm) row.push_back(p_cell(r.p_adjusted));
+    // "slower?": beyond the threshold but untestable, so it does not fail CI.
+    row.insert(row.end(), {std::string(verdict_name(r.verdict)) + (!p && r.verdict != Verdict::kSame ? "?" : ""), note});
     t.add_row(row);
   }
   return t;
@@ -196,20 +219,31 @@ int compare_main(int argc, char** argv) {
              << (o.compare.match_threads == MatchThreads::kMax ? ", each CPU at its largest thread count" : "")
              << ".\n";
       }
+      const bool holm = o.compare.p_adjust == PAdjust::kHolm;
+      std::size_t tested = 0;
+      for (const auto& r : c.rows) tested += r.p_value().has_value();
+      const std::string adjustment =
+          holm ? " p_holm: p adjusted by Holm's method over the " + std::to_string(tested) +
+                     " tested configurations, so two identical builds flag none of them with probability >= " +
+                     format_number(1 - o.compare.alpha, 3) + " (--p-adjust none judges each on its own p)."
+               : " Each configuration is judged on its own p (--p-adjust none): about " +
+                     format_percent(o.compare.alpha).substr(1) + " of the configurations of two identical builds " +
+                     "read significant.";
       if (rounds) {
         text << (md ? "\n" : "") << c.rounds << " rounds: base file i against new file i, run back to back. "
-             << "Verdict: |change| > " << format_percent(o.compare.threshold).substr(1)
-             << " and p < " << o.compare.alpha
-             << " in a paired t-test of the logarithms of the rounds' time ratios (new / base median "
+             << "Verdict: |change| > " << format_percent(o.compare.threshold).substr(1) << " and "
+             << (holm ? "p_holm" : "p") << " < " << o.compare.alpha
+             << ", p from a paired t-test of the logarithms of the rounds' time ratios (new / base median "
                 "ns_per_step of each round); time_ratio is their median. Configurations in fewer than 2 "
-                "rounds: Mann-Whitney U over the pooled repetitions.\n";
+                "rounds: Mann-Whitney U over the pooled repetitions." << adjustment << "\n";
       } else {
         if (base.size() > 1 || next.size() > 1)
           text << (md ? "\n" : "") << "Pooled: " << base.size() << " base and " << next.size()
                << " new run(s), their repetitions together (the same number of files on each side pairs them "
                   "as rounds).\n";
         text << (md ? "\n" : "") << "Verdict: |change| > " << format_percent(o.compare.threshold).substr(1)
-             << " and Mann-Whitney U p < " << o.compare.alpha << " over per-repetition ns_per_step.\n";
+             << " and " << (holm ? "p_holm" : "p") << " < " << o.compare.alpha
+             << ", p from a Mann-Whitney U test over per-repetition ns_per_step." << adjustment << "\n";
       }
       // The table drops key columns that are the same on every row; say what they are.
       std::string same;

@@ -20,6 +20,14 @@ const char* verdict_name(Verdict v) {
   return "?";
 }
 
+const char* p_adjust_name(PAdjust a) { return a == PAdjust::kHolm ? "holm" : "none"; }
+
+std::optional<double> ComparedConfig::p_value() const {
+  if (paired()) return paired_p;
+  if (utest) return utest->p_value;
+  return std::nullopt;
+}
+
 bool Comparison::any_significant_slowdown() const {
   return std::any_of(rows.begin(), rows.end(),
                      [](const ComparedConfig& c) { return c.verdict == Verdict::kSlower && c.significant; });
@@ -137,17 +145,27 @@ std::optional<std::string> llc_difference(const Files& base, const Files& next) 
   return std::nullopt;
 }
 
-// Verdict from the change and the test, as set on c.
-void decide(ComparedConfig& c, const CompareOptions& options) {
-  // Without a test (one repetition) the verdict follows the threshold alone, but it is never
-  // "significant", so it cannot fail CI on its own.
-  const bool tested = c.paired() ? c.paired_p.has_value() : c.utest.has_value();
-  const bool decisive = c.significant || !tested;
-  c.verdict = Verdict::kSame;
-  if (decisive && c.change > options.threshold) {
-    c.verdict = Verdict::kSlower;
-  } else if (decisive && c.change < -options.threshold) {
-    c.verdict = Verdict::kFaster;
+// Significance and verdict of every configuration, once all of them have their tests: the
+// adjustment reads the p-values together.
+void judge(Comparison& out, const CompareOptions& options) {
+  std::vector<double> p;
+  for (const ComparedConfig& c : out.rows)
+    if (auto x = c.p_value()) p.push_back(*x);
+  if (options.p_adjust == PAdjust::kHolm) p = holm_adjusted(p);
+  std::size_t next = 0;
+  for (ComparedConfig& c : out.rows) {
+    // Without a test (one repetition) the verdict follows the threshold alone, but it is never
+    // "significant", so it cannot fail CI on its own.
+    const bool tested = c.p_value().has_value();
+    c.p_adjusted = tested ? std::optional<double>(p[next++]) : std::nullopt;
+    c.significant = tested && *c.p_adjusted < options.alpha;
+    const bool decisive = c.significant || !tested;
+    c.verdict = Verdict::kSame;
+    if (decisive && c.change > options.threshold) {
+      c.verdict = Verdict::kSlower;
+    } else if (decisive && c.change < -options.threshold) {
+      c.verdict = Verdict::kFaster;
+    }
   }
 }
 
@@ -203,8 +221,6 @@ Comparison compare_files(const Files& base_files, const Files& new_files, const 
     c.change = c.time_ratio - 1;
     c.utest = mann_whitney_u(base_ns, new_ns);
     c.few_repetitions = std::min(c.base_n, c.new_n) < kUTestOptimalRepetitions;
-    c.significant = c.utest && c.utest->p_value < options.alpha;
-    decide(c, options);
     out.rows.push_back(c);
   }
   for (const auto& [key, ng] : new_groups) {
@@ -223,6 +239,7 @@ void sort_by_change(Comparison& c) {
 Comparison compare_results(const std::vector<ResultRow>& base, const std::vector<ResultRow>& next,
                            const CompareOptions& options) {
   Comparison out = compare_files({&base}, {&next}, options);
+  judge(out, options);
   sort_by_change(out);
   return out;
 }
@@ -248,11 +265,10 @@ Comparison compare_rounds(const std::vector<std::vector<ResultRow>>& base,
       c.time_ratio = *median(c.round_ratios);
       c.change = c.time_ratio - 1;
       c.paired_p = paired_ratio_p_value(c.round_ratios);
-      c.significant = c.paired_p && *c.paired_p < options.alpha;
       c.few_repetitions = false;  // the rounds are the sample, not the repetitions
-      decide(c, options);
     }
   }
+  judge(out, options);
   sort_by_change(out);
   return out;
 }

@@ -14,9 +14,18 @@ enum class MatchThreads { kExact, kMax };  // kMax: each side at its largest thr
 enum class Verdict { kFaster, kSlower, kSame };
 const char* verdict_name(Verdict v);
 
+// How the p-values of one comparison's configurations are read together. kHolm: Holm's
+// adjustment over every tested configuration, so a comparison of two identical builds flags no
+// configuration at all with probability >= 1 - alpha, however many rows it holds. The per-row
+// test alone (kNone) flags about alpha of them: 6 of 9 A/Bs of two builds of one source flagged
+// a row that way, none after Holm (results/xeon-emr-16c-kvm/layout).
+enum class PAdjust { kHolm, kNone };
+const char* p_adjust_name(PAdjust a);
+
 struct CompareOptions {
   double threshold = 0.05;  // |change| below this is "same"
-  double alpha = 0.05;      // significance level of the U test
+  double alpha = 0.05;      // significance level, after p_adjust
+  PAdjust p_adjust = PAdjust::kHolm;
   MatchThreads match_threads = MatchThreads::kExact;
 };
 
@@ -30,7 +39,8 @@ struct ComparedConfig {
   double time_ratio = 1;                    // new / base
   double change = 0;                        // time_ratio - 1 (> 0: slower)
   std::optional<UTestResult> utest;         // nullopt: too few repetitions for any test
-  bool significant = false;
+  std::optional<double> p_adjusted;         // the test's p after CompareOptions::p_adjust
+  bool significant = false;                 // p_adjusted < alpha
   bool few_repetitions = false;             // < kUTestOptimalRepetitions on a side
   Verdict verdict = Verdict::kSame;
   // Rounds (compare_rounds): new / base of each round's medians, in round order, over the rounds
@@ -39,6 +49,9 @@ struct ComparedConfig {
   std::vector<double> round_ratios;
   std::optional<double> paired_p;
   bool paired() const { return round_ratios.size() >= 2; }
+  // The test that judges the configuration: the paired rounds' where there are 2 or more, else
+  // the U test's; nullopt if untested.
+  std::optional<double> p_value() const;
 };
 
 struct Comparison {

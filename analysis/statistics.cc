@@ -67,4 +67,18 @@ std::optional<double> paired_ratio_p_value(const std::vector<double>& ratios) {
   return boost::math::statistics::one_sample_t_test(logs, 0.0).second;
 }
 
+std::vector<double> holm_adjusted(const std::vector<double>& p_values) {
+  const std::size_t m = p_values.size();
+  std::vector<std::size_t> order(m);
+  for (std::size_t i = 0; i < m; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p_values[a] < p_values[b]; });
+  std::vector<double> adjusted(m);
+  double running = 0;  // the step-down keeps the adjusted values in the p-values' order
+  for (std::size_t j = 0; j < m; ++j) {
+    running = std::max(running, std::min(1.0, static_cast<double>(m - j) * p_values[order[j]]));
+    adjusted[order[j]] = running;
+  }
+  return adjusted;
+}
+
 }  // namespace kvb

@@ -32,4 +32,10 @@ std::optional<UTestResult> mann_whitney_u(const std::vector<double>& a, const st
 // not positive and finite. Identical ratios have no spread: p = 1 if they are all 1, else 0.
 std::optional<double> paired_ratio_p_value(const std::vector<double>& ratios);
 
+// Holm's step-down adjustment of m p-values tested together (R's p.adjust(p, "holm")), in the
+// input's order: the i-th smallest becomes max over j <= i of min(1, (m - j + 1) p_(j)). Calling
+// each configuration whose adjusted p is below alpha significant keeps the chance that any of
+// them is flagged by noise alone below alpha (Bonferroni's guarantee, with more power).
+std::vector<double> holm_adjusted(const std::vector<double>& p_values);
+
 }  // namespace kvb

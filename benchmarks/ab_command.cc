@@ -128,6 +128,13 @@ std::string last_line(const std::string& path) {
   return last;
 }
 
+// A number as compare will read it back, digit for digit.
+std::string exact_text(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+
 std::string this_binary() {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
@@ -164,8 +171,9 @@ int ab_main(const std::vector<std::string>& all_args) {
       ("rounds", po::value<int>()->default_value(5), "rounds, each one run of each arm (at least 2)")
       ("budget", po::value<double>()->default_value(0),
        "seconds after which no further round starts, once 2 have run (0: all rounds)")
-      ("threshold", po::value<std::string>()->default_value("0.05"), "passed to kvbench compare")
-      ("alpha", po::value<std::string>()->default_value("0.05"), "passed to kvbench compare");
+      ("threshold", po::value<double>()->default_value(0.05, "0.05"), "passed to kvbench compare")
+      ("alpha", po::value<double>()->default_value(0.05, "0.05"), "passed to kvbench compare")
+      ("p-adjust", po::value<std::string>()->default_value("holm"), "passed to kvbench compare (holm, none)");
   po::variables_map vm;
   if (parse_layered_or_help(args, desc, &vm, "custom")) return 0;
   if (!vm.count("dir")) throw UsageError("kvbench ab needs --dir, the folder for its runs");
@@ -174,6 +182,13 @@ int ab_main(const std::vector<std::string>& all_args) {
   if (rounds < 2) throw UsageError("--rounds " + std::to_string(rounds) + ": rounds pair the arms, at least 2 are needed");
   const double budget = vm["budget"].as<double>();
   if (!(budget >= 0)) throw UsageError("bad value for --budget: expected seconds >= 0");
+  // compare's options are checked here, before the first run rather than after the last.
+  const double threshold = vm["threshold"].as<double>(), alpha = vm["alpha"].as<double>();
+  if (!(threshold >= 0)) throw UsageError("bad value for --threshold: expected a relative change >= 0");
+  if (!(alpha > 0 && alpha < 1)) throw UsageError("bad value for --alpha: expected a level between 0 and 1");
+  const std::string p_adjust = vm["p-adjust"].as<std::string>();
+  if (p_adjust != "holm" && p_adjust != "none")
+    throw UsageError("--p-adjust: unknown adjustment '" + p_adjust + "' (holm, none)");
   std::error_code ec;
   if (fs::exists(dir, ec) && !(fs::is_directory(dir, ec) && fs::is_empty(dir, ec)))
     throw UsageError("'" + dir.string() + "' exists and is not an empty folder; kvbench never overwrites results: "
@@ -253,8 +268,8 @@ int ab_main(const std::vector<std::string>& all_args) {
     return s;
   };
   std::vector<std::string> compare = {self, "compare", joined(files["base"]), joined(files["new"]),
-                                      "--threshold", vm["threshold"].as<std::string>(),
-                                      "--alpha", vm["alpha"].as<std::string>()};
+                                      "--threshold", exact_text(threshold), "--alpha", exact_text(alpha),
+                                      "--p-adjust", p_adjust};
   std::vector<std::string> to_file = compare;
   to_file.insert(to_file.end(), {"--format", "md", "--out", (dir / "compare.md").string()});
   commands << shell_line({}, to_file) << "\n";

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -235,6 +237,73 @@ TEST(CompareRounds, UnequalRunCountsArePooledNotPaired) {
   EXPECT_TRUE(c.rows[0].utest.has_value());
 }
 
+// Many configurations, no change: an A/B of one source in two builds on a noisy host. Each arm's
+// run in a round is off by its own factor (about 7%, so a round's ratio by about 10%); 24
+// configurations over 8 rounds, repeated for 20 seeds. `slowdown` multiplies the new arm's time of
+// configuration 0 only.
+struct ManyRows {
+  std::vector<std::vector<ResultRow>> base, next;
+};
+
+ManyRows many_configurations(const std::string& name, unsigned seed, double slowdown = 1.0) {
+  constexpr int kRounds = 8, kConfigurations = 24;
+  const SyntheticMachine m;
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> run_noise(0.0, 0.07);
+  const auto dir = testing::scratch_dir("CompareRounds.Many" + name + std::to_string(seed));
+  ManyRows out;
+  for (int i = 0; i < kRounds; ++i) {
+    std::vector<CsvFields> base, next;
+    for (int k = 0; k < kConfigurations; ++k) {
+      const double state = 1e6 * (1 + 0.3 * (i % 3));
+      const double b = state * std::exp(run_noise(rng)), n = state * std::exp(run_noise(rng)) * (k == 0 ? slowdown : 1);
+      for (auto& f : testing::repetition_rows(m, normal_times(b, 0.01, 3, seed * 1000 + i * 50 + 2 * k), "fp32", 64 + k))
+        base.push_back(f);
+      for (auto& f : testing::repetition_rows(m, normal_times(n, 0.01, 3, seed * 1000 + i * 50 + 2 * k + 1), "fp32", 64 + k))
+        next.push_back(f);
+    }
+    const auto base_file = dir / ("base-" + std::to_string(i) + ".csv"), new_file = dir / ("new-" + std::to_string(i) + ".csv");
+    testing::write_text(base_file, testing::to_csv(base));
+    testing::write_text(new_file, testing::to_csv(next));
+    out.base.push_back(load_results(base_file.string()));
+    out.next.push_back(load_results(new_file.string()));
+  }
+  return out;
+}
+
+// Judged one by one, most of the 20 identical-build A/Bs flag some configuration (about 1 - 0.95^24
+// of them); with Holm's adjustment, about alpha of them do.
+TEST(CompareRounds, HolmKeepsIdenticalBuildsFromFlaggingAnyOfManyConfigurations) {
+  int flagged_alone = 0, flagged_holm = 0;
+  CompareOptions alone;
+  alone.p_adjust = PAdjust::kNone;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    const ManyRows d = many_configurations("Null", seed);
+    const Comparison holm = compare_rounds(d.base, d.next, {});
+    ASSERT_EQ(holm.rows.size(), 24u);
+    const auto flags = [](const Comparison& c) {
+      return std::any_of(c.rows.begin(), c.rows.end(), [](const ComparedConfig& r) { return r.verdict != Verdict::kSame; });
+    };
+    flagged_holm += flags(holm);
+    flagged_alone += flags(compare_rounds(d.base, d.next, alone));
+    for (const auto& r : holm.rows) EXPECT_GE(*r.p_adjusted, *r.p_value());
+  }
+  EXPECT_GE(flagged_alone, 8) << flagged_holm;
+  EXPECT_LE(flagged_holm, 3) << flagged_alone;
+}
+
+// A 30% slowdown of one configuration among the 24 still reads slower after the adjustment.
+TEST(CompareRounds, HolmStillFlagsARealSlowdown) {
+  const ManyRows d = many_configurations("Slow", 7, 1.3);
+  const Comparison c = compare_rounds(d.base, d.next, {});
+  ASSERT_EQ(c.rows.size(), 24u);
+  EXPECT_EQ(c.rows[0].base_example->str(Col::context), "64");  // sorted by change: the slowest first
+  EXPECT_EQ(c.rows[0].verdict, Verdict::kSlower);
+  EXPECT_LT(*c.rows[0].p_adjusted, 0.05);
+  EXPECT_TRUE(c.any_significant_slowdown());
+  for (std::size_t i = 1; i < c.rows.size(); ++i) EXPECT_EQ(c.rows[i].verdict, Verdict::kSame) << c.rows[i].key;
+}
+
 // ---- the command: exit statuses, output files, bad input ----
 
 struct CompareFiles {
@@ -281,6 +350,7 @@ TEST(CompareCommand, WritesCsvAndMarkdownWithoutOverwriting) {
   const std::string text = read(csv);
   EXPECT_EQ(text.rfind("benchmark,model,layout,dtype", 0), 0u) << text;
   EXPECT_NE(text.find("slower"), std::string::npos);
+  EXPECT_NE(text.find(",p_value,p_holm,verdict,"), std::string::npos) << text;
   // Existing output is kept unless --force.
   EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.noise.string(), "--format", "csv",
                                                 "--out", csv.string()}), 2);
@@ -335,6 +405,7 @@ TEST(CompareCommand, BadInputIsExitTwo) {
   EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.slow.string(), "--bogus"}), 2);
   EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.slow.string(), "--format", "xml"}), 2);
   EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.slow.string(), "--alpha", "x"}), 2);
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.slow.string(), "--p-adjust", "bh"}), 2);
   EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.slow.string(), "--match-threads", "min"}), 2);
 }
 

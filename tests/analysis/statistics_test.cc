@@ -81,5 +81,19 @@ TEST(PairedRatioPValue, EdgeCases) {
   EXPECT_DOUBLE_EQ(*paired_ratio_p_value({1.1, 1.1}), 0.0);       // no spread, a change
 }
 
+// Expected values from R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") and the like.
+TEST(HolmAdjusted, MatchesRsStepDown) {
+  const auto adjusted = holm_adjusted({0.01, 0.04, 0.03, 0.005});
+  ASSERT_EQ(adjusted.size(), 4u);
+  EXPECT_DOUBLE_EQ(adjusted[0], 0.03);   // 2nd smallest: 3 x 0.01
+  EXPECT_DOUBLE_EQ(adjusted[1], 0.06);   // largest: 1 x 0.04, raised to the 3rd's 0.06
+  EXPECT_DOUBLE_EQ(adjusted[2], 0.06);   // 3rd: 2 x 0.03
+  EXPECT_DOUBLE_EQ(adjusted[3], 0.02);   // smallest: 4 x 0.005
+  EXPECT_EQ(holm_adjusted({0.6, 0.7}), (std::vector<double>{1.0, 1.0}));     // capped at 1
+  EXPECT_EQ(holm_adjusted({0.02, 0.02}), (std::vector<double>{0.04, 0.04})); // ties
+  EXPECT_EQ(holm_adjusted({0.03}), (std::vector<double>{0.03}));             // one test: as it is
+  EXPECT_TRUE(holm_adjusted({}).empty());
+}
+
 }  // namespace
 }  // namespace kvb

@@ -495,6 +495,8 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
       {"ab --dir d --new /no/such/kvbench -- --config ci-smoke", "'/no/such/kvbench' is not an executable", true},
       {"ab --dir d --new-env KVBENCH_AMX -- --config ci-smoke", "bad value 'KVBENCH_AMX' for --new-env", true},
       {"ab --dir d -- --config ci-smoke --out x.csv", "leave out --out", true},
+      {"ab --dir d --alpha 2 -- --config ci-smoke", "bad value for --alpha", true},
+      {"ab --dir d --p-adjust bh -- --config ci-smoke", "unknown adjustment 'bh'", true},
       {"ab --dir d --new-args --resume -- --config ci-smoke", "leave out --resume", true},
       {"ab --dir d -- --config ci-smoke --dtype fp33 --llc 8MiB",
        "round 1's base run exited 2 (d/base-1.log: kvbench: error: bad value 'fp33' for --dtype", true},
@@ -588,6 +590,7 @@ TEST_F(KvbenchBinary, AbAlternatesTheArmsAndComparesTheRounds) {
   EXPECT_NE(r.err.find("every run gets --llc"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("3 rounds: base file i against new file i"), std::string::npos) << r.out;
   EXPECT_NE(slurp(dir_ / "ab" / "compare.md").find("round_ratios"), std::string::npos);
+  EXPECT_NE(slurp(dir_ / "ab" / "compare.md").find("p_holm"), std::string::npos);
   std::set<std::string> llc;
   for (const std::string arm : {"base", "new"}) {
     for (int round = 1; round <= 3; ++round) {
