@@ -1,6 +1,7 @@
 #include "analysis/compare_command.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <boost/program_options.hpp>
 #include <iostream>
@@ -269,6 +270,19 @@ int compare_main(int argc, char** argv) {
       }
       text << "\n" << c.rows.size() << " matched configuration(s): " << slower << " significantly slower, " << faster
            << " significantly faster.\n";
+      // What the adjustment held back: rows a single test would have flagged. Noise, or a change
+      // too small for this many rounds to show among this many rows.
+      std::size_t alone = 0;
+      for (const auto& r : c.rows) {
+        const auto p = r.p_value();
+        alone += o.compare.p_adjust == PAdjust::kHolm && p && *p < o.compare.alpha && !r.significant &&
+                 std::fabs(r.change) > o.compare.threshold;
+      }
+      if (alone) {
+        text << alone << " more beyond the threshold with p < " << o.compare.alpha
+             << " on their own test but not after Holm's adjustment: noise, or a change that more "
+             << (rounds ? "rounds" : "repetitions") << " would show.\n";
+      }
       if (few) {
         text << "WARNING: " << few << " configuration(s) have fewer than " << kUTestOptimalRepetitions
              << " repetitions on a side; the U test may be unable to show significance. Rerun with more "

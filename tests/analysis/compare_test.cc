@@ -243,6 +243,7 @@ TEST(CompareRounds, UnequalRunCountsArePooledNotPaired) {
 // configuration 0 only.
 struct ManyRows {
   std::vector<std::vector<ResultRow>> base, next;
+  std::string base_list, new_list;  // the files, comma-separated, as `kvbench compare` takes them
 };
 
 ManyRows many_configurations(const std::string& name, unsigned seed, double slowdown = 1.0) {
@@ -267,6 +268,8 @@ ManyRows many_configurations(const std::string& name, unsigned seed, double slow
     testing::write_text(new_file, testing::to_csv(next));
     out.base.push_back(load_results(base_file.string()));
     out.next.push_back(load_results(new_file.string()));
+    out.base_list += (i ? "," : "") + base_file.string();
+    out.new_list += (i ? "," : "") + new_file.string();
   }
   return out;
 }
@@ -407,6 +410,27 @@ TEST(CompareCommand, BadInputIsExitTwo) {
   EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.slow.string(), "--alpha", "x"}), 2);
   EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.slow.string(), "--p-adjust", "bh"}), 2);
   EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.slow.string(), "--match-threads", "min"}), 2);
+}
+
+// The command says what the adjustment held back, and exits 0 where only a single test flags.
+TEST(CompareCommand, SaysWhatHolmsAdjustmentHeldBack) {
+  CompareOptions alone;
+  alone.p_adjust = PAdjust::kNone;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    const ManyRows d = many_configurations("Command", seed);
+    const Comparison one_by_one = compare_rounds(d.base, d.next, alone);
+    if (!one_by_one.any_significant_slowdown() || compare_rounds(d.base, d.next, {}).any_significant_slowdown()) continue;
+    const auto md = testing::scratch_dir("CompareCommand.HeldBack") / "compare.md";
+    EXPECT_EQ(testing::run_command(compare_main, {"compare", d.base_list, d.new_list, "--p-adjust", "none"}), 1);
+    EXPECT_EQ(testing::run_command(compare_main, {"compare", d.base_list, d.new_list, "--format", "md", "--out",
+                                                  md.string(), "--force"}), 0);
+    const std::string text = read(md);
+    EXPECT_NE(text.find("but not after Holm's adjustment: noise, or a change that more rounds would show"),
+              std::string::npos) << text;
+    EXPECT_NE(text.find("p_holm: p adjusted by Holm's method over the 24 tested configurations"), std::string::npos) << text;
+    return;
+  }
+  FAIL() << "no seed gave a slowdown flagged by its own test alone";
 }
 
 }  // namespace
