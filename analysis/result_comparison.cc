@@ -20,8 +20,6 @@ const char* verdict_name(Verdict v) {
   return "?";
 }
 
-const char* p_adjust_name(PAdjust a) { return a == PAdjust::kHolm ? "holm" : "none"; }
-
 std::optional<double> ComparedConfig::p_value() const {
   if (paired()) return paired_p;
   if (utest) return utest->p_value;

@@ -20,7 +20,6 @@ const char* verdict_name(Verdict v);
 // test alone (kNone) flags about alpha of them: 6 of 9 A/Bs of two builds of one source flagged
 // a row that way, none after Holm (results/xeon-emr-16c-kvm/layout).
 enum class PAdjust { kHolm, kNone };
-const char* p_adjust_name(PAdjust a);
 
 struct CompareOptions {
   double threshold = 0.05;  // |change| below this is "same"

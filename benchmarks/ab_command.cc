@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -128,11 +129,10 @@ std::string last_line(const std::string& path) {
   return last;
 }
 
-// A number as compare will read it back, digit for digit.
+// The shortest text that reads back as v (0.05, not 0.050000000000000003).
 std::string exact_text(double v) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.17g", v);
-  return text;
+  return std::string(text, std::to_chars(text, text + sizeof text, v).ptr);
 }
 
 std::string this_binary() {
