@@ -68,8 +68,9 @@ struct LlcDecision {
 };
 // What the setting makes of hwloc's size and a measured curve (empty for hwloc, fixed and
 // recorded sizes; a recorded size keeps its source). Auto keeps hwloc's size unless the knee
-// lies outside [0.7 x hwloc, 2 x hwloc]; measure takes the knee whenever there is one. A measured size is the largest power of two not above
-// 1.2 x the knee, so the contexts sized from it stay put while the knee wanders. Pure.
+// lies outside [0.7 x hwloc, 2 x hwloc]; measure takes the knee whenever there is one. A
+// measured size is the largest power of two not above 1.2 x the knee, so the contexts sized from
+// it stay put while the knee wanders. Pure.
 LlcDecision decide_llc(const LlcSetting& setting, std::int64_t hwloc_bytes,
                        std::vector<ReadPoint> curve);
 

@@ -5,9 +5,9 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
-#include <utility>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
