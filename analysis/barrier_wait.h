@@ -14,7 +14,8 @@ namespace kvb {
 // Zen 4 guest with nothing else running read 4-18% at 2 threads).
 inline constexpr double kBarrierWaitFlagPct = 25.0;
 
-// "workers waited 41% at barriers" for a flagged row, else "".
+// "workers waited 41% at barriers" for a flagged row, else "". Rows that name the worker the
+// others waited for most add ", 59% of it for PU 9".
 std::string barrier_wait_note(const ResultRow& row);
 
 }  // namespace kvb

@@ -28,7 +28,8 @@ inline constexpr int kSchemaVersion = 1;
   X(pct_of_ceiling, Float) X(valid, Int) X(block_size, Int) X(block_order, Text)          \
   X(seq_lens, Text) X(query_tokens, Int) X(sliding_pattern, Text)                       \
   X(ceiling_before_gbps, Float) X(ceiling_after_gbps, Float)                             \
-  X(core_before_gflops, Float) X(core_after_gflops, Float) X(barrier_wait_pct, Float)
+  X(core_before_gflops, Float) X(core_after_gflops, Float) X(barrier_wait_pct, Float)   \
+  X(barrier_slowest_pu, Int) X(barrier_slowest_pct, Float)
 
 enum class Col : std::size_t {
 #define KVB_ENUM_ENTRY(name, kind) name,
@@ -61,7 +62,8 @@ inline constexpr Col kOptionalColumns[] = {Col::block_size,          Col::block_
                                            Col::ceiling_after_gbps,  Col::core_before_gflops,
                                            Col::core_after_gflops,   Col::cpu_signature,
                                            Col::llc_source,          Col::llc_hwloc_bytes,
-                                           Col::barrier_wait_pct};
+                                           Col::barrier_wait_pct,    Col::barrier_slowest_pu,
+                                           Col::barrier_slowest_pct};
 
 // One CSV row. Numeric fields are parsed at load time; an empty field is "not measured".
 struct ResultRow {

@@ -181,12 +181,18 @@ Cost DecodeFixture::cost(Family family) const {
 
 void DecodeFixture::run(Family family, CounterSet* counters) { run_units(family, 1, counters); }
 
-ParallelDecode::BarrierWait DecodeFixture::barrier_wait() const noexcept {
+ParallelDecode::BarrierWait DecodeFixture::barrier_wait() const {
   ParallelDecode::BarrierWait w = decode_->barrier_wait();
   if (child_) {
     const ParallelDecode::BarrierWait c = child_->barrier_wait();
     w.waiting += c.waiting;
     w.running += c.running;
+    if (w.by_worker.size() < c.by_worker.size()) w.by_worker.resize(c.by_worker.size());
+    for (std::size_t i = 0; i < c.by_worker.size(); ++i) {
+      w.by_worker[i].waiting += c.by_worker[i].waiting;
+      w.by_worker[i].running += c.by_worker[i].running;
+      w.by_worker[i].held += c.by_worker[i].held;
+    }
   }
   return w;
 }

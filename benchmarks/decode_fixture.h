@@ -69,8 +69,9 @@ class DecodeFixture {
   // Counter readings per unit of `mode`, measured once (untimed) on first request.
   const std::vector<CounterReading>& counter_readings(Family family);
   // The workers' barrier waits in every decode and attention unit so far, a hybrid's child
-  // included (ParallelDecode::barrier_wait); differences around a timed loop give its share.
-  ParallelDecode::BarrierWait barrier_wait() const noexcept;
+  // included (ParallelDecode::barrier_wait; both run on one pool, so worker i is one PU in
+  // both); differences around a timed loop give its share.
+  ParallelDecode::BarrierWait barrier_wait() const;
 
  private:
   // One uniform part; `full` sizes the weight buffer, `pool` is shared when given.

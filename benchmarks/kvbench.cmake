@@ -23,7 +23,8 @@ add_library(kvbench_cli STATIC
   ${_kvb_cli_dir}/size_command.cc
   ${_kvb_cli_dir}/sweep.cc
   ${_kvb_cli_dir}/topo_command.cc
-  ${_kvb_cli_dir}/value_list.cc)
+  ${_kvb_cli_dir}/value_list.cc
+  ${_kvb_cli_dir}/worker_waits.cc)
 target_include_directories(kvbench_cli PUBLIC ${PROJECT_SOURCE_DIR})
 target_compile_definitions(kvbench_cli PRIVATE
   KVBENCH_SOURCE_MODELS_DIR="${PROJECT_SOURCE_DIR}/configs/models")

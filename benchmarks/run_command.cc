@@ -28,6 +28,7 @@
 #include "benchmarks/shape_options.h"
 #include "benchmarks/usage_error.h"
 #include "benchmarks/variant_runner.h"
+#include "benchmarks/worker_waits.h"
 #include "harness/ceilings.h"
 #include "harness/counters.h"
 #include "harness/csv_writer.h"
@@ -190,6 +191,7 @@ struct RunState {
     std::optional<double> pct;
     std::optional<Bracket> bracket;
     std::optional<double> barrier_wait_pct;
+    std::string barrier_slowest;  // ", 59% of it for PU 9"
     bool valid = false;
   };
   std::map<std::size_t, Summary> summary;  // by entry
@@ -499,6 +501,23 @@ struct RunState {
       barrier_wait_pct = w_it->second.value;
       row.emplace_back("barrier_wait_pct", csv_number(*barrier_wait_pct));
     }
+    // The worker the others waited for most: per repetition, and from the median (mean) of each
+    // worker's share; a spread (stddev, cv) of shares names no worker.
+    std::optional<SlowestWorker> slowest;
+    if (m.aggregate == "none" || m.aggregate == "median" || m.aggregate == "mean") slowest = slowest_worker(run.counters);
+    std::string slowest_note;
+    if (slowest) {
+      const std::vector<unsigned>& pus = fixture->pus();  // empty when the pool is not pinned
+      const std::string who = static_cast<std::size_t>(slowest->worker) < pus.size()
+                                  ? std::to_string(pus[static_cast<std::size_t>(slowest->worker)])
+                                  : std::string();
+      if (!who.empty()) row.emplace_back("barrier_slowest_pu", who);
+      row.emplace_back("barrier_slowest_pct", csv_number(slowest->held_pct));
+      char note[64];
+      std::snprintf(note, sizeof note, ", %.0f%% of it for %s %s", slowest->held_pct, who.empty() ? "worker" : "PU",
+                    who.empty() ? std::to_string(slowest->worker).c_str() : who.c_str());
+      slowest_note = note;
+    }
     row.emplace_back("valid", v.valid ? "1" : "0");
     row.emplace_back("max_rel_err", csv_number(v.max_rel_err));
     if (is_variant) {
@@ -521,6 +540,7 @@ struct RunState {
       s.pct = ceiling ? std::optional<double>(100.0 * m.gbps / *ceiling) : std::nullopt;
       s.bracket = bracket;
       s.barrier_wait_pct = barrier_wait_pct;
+      s.barrier_slowest = slowest_note;
       s.valid = v.valid;
     }
     if (m.aggregate == "none" && m.repetition == 0 && !v.valid) ++invalid;
@@ -569,11 +589,7 @@ void benchmark_body(RunState* state, std::size_t entry_index, benchmark::State& 
     }
   }
   // Only the executor's own decode and attention units wait at barriers (several workers).
-  const ParallelDecode::BarrierWait wait_after = f->barrier_wait();
-  if (!variant && wait_after.running > wait_before.running) {
-    st.counters["barrier_wait_pct"] = 100.0 * static_cast<double>(wait_after.waiting - wait_before.waiting) /
-                                      static_cast<double>(wait_after.running - wait_before.running);
-  }
+  if (!variant) set_barrier_wait_counters(wait_before, f->barrier_wait(), &st.counters);
 }
 
 std::string benchmark_name(const DecodeConfig& c, Family f, const VariantParams& p) {
@@ -1055,9 +1071,8 @@ int run_main(const std::vector<std::string>& raw_args) {
   state.progress = std::make_unique<Progress>(static_cast<int>(state.entries.size()));
 
   benchmark::ConsoleReporter console;
-  ForwardingReporter reporter(&console, [&](const benchmark::BenchmarkReporter::Run& run) {
-    state.write_row(run);
-  });
+  ForwardingReporter reporter(
+      &console, [&](const benchmark::BenchmarkReporter::Run& run) { state.write_row(run); }, is_worker_wait_counter);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   state.variant.reset();
@@ -1079,8 +1094,12 @@ int run_main(const std::vector<std::string>& raw_args) {
                       *s.bracket->core_before, *s.bracket->core_after);
       }
     }
-    char wait[48] = "";
-    if (s.barrier_wait_pct) std::snprintf(wait, sizeof wait, "  (workers waited %.0f%% at barriers)", *s.barrier_wait_pct);
+    char wait[112] = "";
+    if (s.barrier_wait_pct) {
+      // Whom they waited for matters once the waits do (below 1%, sub-microsecond skews).
+      std::snprintf(wait, sizeof wait, "  (workers waited %.0f%% at barriers%s)", *s.barrier_wait_pct,
+                    *s.barrier_wait_pct >= 1 ? s.barrier_slowest.c_str() : "");
+    }
     std::printf("%-90s %9.2f %8s %5d%s%s\n", s.label.c_str(), s.gbps, pct, s.valid ? 1 : 0, bracket, wait);
   }
   std::printf("\nresults: %s (%d rows)\n", out.c_str(), writer.rows_written());

@@ -120,6 +120,14 @@ struct ParallelDecode::Impl {
     std::uint64_t waiting = 0, running = 0;
   };
   std::vector<WaitSlot> wait_slots;
+  // Ticks worker w waited for worker j in the last run: held_ticks(w, j), on worker w's own
+  // cache lines (written by worker w only, read after the run).
+  struct alignas(64) HeldLine {
+    std::uint64_t ticks[8] = {};
+  };
+  std::vector<HeldLine> held;
+  std::size_t held_lines = 0;  // per worker
+  std::uint64_t& held_ticks(std::size_t w, std::size_t j) noexcept { return held[w * held_lines + j / 8].ticks[j % 8]; }
   BarrierWait wait;
 
   void fail(Status s) noexcept {
@@ -209,11 +217,15 @@ struct ParallelDecode::Impl {
       return 0;
     }
     std::uint64_t waited = 0;
+    const auto me_index = static_cast<std::size_t>(w);
+    if (timed) std::fill_n(held.begin() + static_cast<std::ptrdiff_t>(me_index * held_lines), held_lines, HeldLine{});
     const auto barrier = [&] {
       if (!timed) return pool->barrier();
-      const std::uint64_t t0 = ticks();
-      pool->barrier();
-      waited += ticks() - t0;
+      const std::uint64_t arrival = ticks();
+      const ThreadPool::Arrival last = pool->barrier(arrival);
+      if (last.worker < 0) return;
+      waited += last.stamp - arrival;
+      held_ticks(me_index, static_cast<std::size_t>(last.worker)) += last.stamp - arrival;
     };
     const bool appends = mode == Mode::kStep;
     const bool appender = appends && me.append_heads > 0;
@@ -259,6 +271,8 @@ ParallelDecode::ParallelDecode(ThreadPool& pool, const CacheView& cache, std::in
   m.steal = chunk_count > m.T;
   m.workers.resize(static_cast<std::size_t>(m.T));
   m.wait_slots.resize(static_cast<std::size_t>(m.T));
+  m.held_lines = (static_cast<std::size_t>(m.T) + 7) / 8;
+  m.held.resize(static_cast<std::size_t>(m.T) * m.held_lines);
 
   const std::int64_t pf = (attention_partial_floats(m.shape) + kAlignFloats - 1) / kAlignFloats * kAlignFloats;
   for (int p = 0; p < 2; ++p) m.head_parts[p].resize(static_cast<std::size_t>(m.H));
@@ -397,16 +411,22 @@ void ParallelDecode::run(Mode mode, std::int64_t steps, CounterSet* counters) {
     if ((mode == Mode::kStep || mode == Mode::kAppend) && w == 0) sde_count_tokens(steps);
     if (counters) counters->stop(w);
   });
-  if (timed)
-    for (const Impl::WaitSlot& slot : m.wait_slots) {
+  if (timed) {
+    m.wait.by_worker.resize(m.wait_slots.size());
+    for (std::size_t w = 0; w < m.wait_slots.size(); ++w) {
+      const Impl::WaitSlot& slot = m.wait_slots[w];
       m.wait.waiting += slot.waiting;
       m.wait.running += slot.running;
+      m.wait.by_worker[w].waiting += slot.waiting;
+      m.wait.by_worker[w].running += slot.running;
+      for (std::size_t j = 0; j < m.wait_slots.size(); ++j) m.wait.by_worker[j].held += m.held_ticks(w, j);
     }
+  }
   const int f = m.failure.exchange(0);
   if (f != 0) throw HarnessError(std::string("parallel decode: kernel failed: ") + status_message(static_cast<Status>(f)));
 }
 
-ParallelDecode::BarrierWait ParallelDecode::barrier_wait() const noexcept { return impl_->wait; }
+const ParallelDecode::BarrierWait& ParallelDecode::barrier_wait() const noexcept { return impl_->wait; }
 
 const std::vector<std::vector<WorkItem>>& ParallelDecode::plan() const noexcept { return impl_->plan; }
 std::int64_t ParallelDecode::context() const noexcept { return impl_->context; }

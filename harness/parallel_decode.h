@@ -99,13 +99,20 @@ class ParallelDecode {
 
   // Time the workers spent waiting at the per-layer barriers of kStep and kAttention runs, out
   // of the time they spent in those runs, summed over workers and over every run so far (a
-  // timestamp counter's ticks; zero with one worker, whose barrier never waits). A worker that
+  // timestamp counter's ticks; zero with one worker, whose barrier never waits). A worker waits
+  // from its own arrival to the last of the others' (ThreadPool::barrier(stamp)). A worker that
   // the host deschedules, or that runs on a slower core, holds every other worker at the next
-  // barrier: the share tells such a row from one whose workers were all slow.
-  struct BarrierWait {
+  // barrier: the share tells such a row from one whose workers were all slow. Per worker too
+  // (the pool's order), with the ticks the others waited for it: the last to arrive.
+  struct WaitTicks {
     std::uint64_t waiting = 0, running = 0;
+    std::uint64_t held = 0;  // the other workers' waits that ended at this worker's arrival
   };
-  BarrierWait barrier_wait() const noexcept;
+  struct BarrierWait {
+    std::uint64_t waiting = 0, running = 0;  // summed over workers
+    std::vector<WaitTicks> by_worker;        // [worker]; empty until a timed run
+  };
+  const BarrierWait& barrier_wait() const noexcept;
 
   const std::vector<std::vector<WorkItem>>& plan() const noexcept;
   std::int64_t context() const noexcept;

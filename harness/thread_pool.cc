@@ -105,6 +105,10 @@ struct ThreadPool::Impl {
   struct alignas(64) Epoch {
     std::atomic<std::uint32_t> arrived{0};
     std::uint32_t local = 0;  // only the owning worker touches it
+    // Arrival stamps of stamped barriers, by epoch parity: written before `arrived` is published,
+    // read after it is seen; the owner cannot reach the same parity again until every reader
+    // has arrived at the barrier in between.
+    std::atomic<std::uint64_t> stamp[2] = {};
   };
   std::unique_ptr<Epoch[]> epochs;
   // Rarely written (only when a waiter falls asleep), so it stays shared in every cache.
@@ -131,6 +135,23 @@ struct ThreadPool::Impl {
     if (sleepers.load(std::memory_order_seq_cst) > 0) me.arrived.notify_all();
     for (int j = 0; j < n; ++j)
       if (j != w) wait_reach(epochs[static_cast<std::size_t>(j)].arrived, e, sleepers);
+  }
+
+  Arrival stamped_barrier(int w, std::uint64_t stamp) noexcept {
+    Epoch& me = epochs[static_cast<std::size_t>(w)];
+    const std::uint32_t e = ++me.local;
+    me.stamp[e & 1].store(stamp, std::memory_order_relaxed);  // published by the store below
+    me.arrived.store(e, std::memory_order_seq_cst);
+    if (sleepers.load(std::memory_order_seq_cst) > 0) me.arrived.notify_all();
+    Arrival latest{-1, stamp};
+    for (int j = 0; j < n; ++j) {
+      if (j == w) continue;
+      const Epoch& other = epochs[static_cast<std::size_t>(j)];
+      wait_reach(other.arrived, e, sleepers);
+      const std::uint64_t s = other.stamp[e & 1].load(std::memory_order_relaxed);
+      if (s > latest.stamp) latest = {j, s};
+    }
+    return latest;
   }
 
   // End of run(): a worker only announces it is done (it waits for the next dispatch anyway);
@@ -214,6 +235,10 @@ void ThreadPool::run_raw(void (*fn)(void*, int), void* ctx) {
 }
 
 void ThreadPool::barrier() noexcept { impl_->barrier(tl_worker); }
+
+ThreadPool::Arrival ThreadPool::barrier(std::uint64_t arrival_stamp) noexcept {
+  return impl_->stamped_barrier(tl_worker, arrival_stamp);
+}
 
 std::vector<unsigned> ThreadPool::where_workers_run() {
   std::vector<unsigned> where(static_cast<std::size_t>(size()));

@@ -35,6 +35,17 @@ class ThreadPool {
   void run_raw(void (*fn)(void*, int), void* ctx);
   // Called from inside run() by every worker: returns once all workers arrived.
   void barrier() noexcept;
+  // The same barrier, also saying whom the caller waited for: each worker passes the time of its
+  // arrival on a clock every PU shares (the timestamp counter), and gets back the latest arrival
+  // among the other workers' and whose it was (worker -1 and its own stamp when all of them came
+  // earlier). The caller's wait for the others is then that stamp minus its own, which leaves out
+  // the time it was itself descheduled after they arrived. Every worker calls the same kind of
+  // barrier at a given crossing.
+  struct Arrival {
+    int worker = -1;
+    std::uint64_t stamp = 0;
+  };
+  Arrival barrier(std::uint64_t arrival_stamp) noexcept;
 
   // Where each worker actually runs (hwloc_get_last_cpu_location), worker i -> result[i].
   std::vector<unsigned> where_workers_run();

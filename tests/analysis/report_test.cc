@@ -283,23 +283,29 @@ TEST(ReportCommand, SlowedCoreIsFlaggedAndCannotFailALine) {
 }
 
 // A row whose workers waited 25% or more of their time at the per-layer barriers is named in the
-// target line and the per-configuration table; the verdict stays the same. Its partner, at 10%,
-// is not named.
+// target line and the per-configuration table, with the PU of the worker the others waited for;
+// the verdict stays the same. Its partner, at 10%, is not named.
 TEST(ReportCommand, WorkersWaitingAtBarriersAreNamedWithoutChangingTheVerdict) {
   const fs::path dir = testing::scratch_dir("Report.BarrierWait");
   SyntheticMachine a;
   testing::CsvFields grouped = target_row(a, "attention", "fp32", 32, 1300, 1e6, "L2");
   testing::CsvFields single = target_row(a, "attention", "fp32", 8, 1000, 1e6, "L2");
   grouped["barrier_wait_pct"] = "41.2";
+  grouped["barrier_slowest_pu"] = "9";
+  grouped["barrier_slowest_pct"] = "58.6";
   single["barrier_wait_pct"] = "10";
-  const std::string md = report_of(dir, {single, grouped}, {"barrier_wait_pct"});
+  single["barrier_slowest_pu"] = "1";
+  single["barrier_slowest_pct"] = "90";
+  const std::string md =
+      report_of(dir, {single, grouped}, {"barrier_wait_pct", "barrier_slowest_pu", "barrier_slowest_pct"});
+  const std::string note = "(workers waited 41% at barriers, 59% of it for PU 9)";
   const std::string line =
       "| GQA: time at G q heads per KV head / at G = 1 | attention fp32 2T, G = 4 (largest run <= 8); 4L 32q/8kv d128 "
-      "ctx 4096 (workers waited 41% at barriers) | 1.30x | <= 1.10x | **not met** (1 of 1 rows) |";
+      "ctx 4096 " + note + " | 1.30x | <= 1.10x | **not met** (1 of 1 rows) |";
   EXPECT_NE(md.find(line), std::string::npos) << line << "\n" << md.substr(0, 4000);
-  EXPECT_NE(md.find("(workers waited 41% at barriers)"), md.rfind("(workers waited 41% at barriers)"))
-      << "per-configuration cell";
+  EXPECT_NE(md.find(note), md.rfind(note)) << "per-configuration cell";
   EXPECT_EQ(md.find("waited 10%"), std::string::npos);
+  EXPECT_EQ(md.find("for PU 1"), std::string::npos);
 }
 
 // A run whose LLC was measured (kvbench run --llc) says so in the Machines table, beside hwloc's.

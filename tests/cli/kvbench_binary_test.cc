@@ -109,7 +109,8 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
       "ns_per_step", "tokens_per_s", "bytes_read", "bytes_written", "flops", "gbps", "gflops",
       "ai_flop_per_byte", "working_set_bytes", "ws_over_llc", "ceiling_gbps", "pct_of_ceiling",
       "ceiling_before_gbps", "ceiling_after_gbps", "core_before_gflops", "core_after_gflops",
-      "barrier_wait_pct", "valid", "max_rel_err", "c:sde:::kvbench::KV_BYTES_READ",
+      "barrier_wait_pct", "barrier_slowest_pu", "barrier_slowest_pct", "valid", "max_rel_err",
+      "c:sde:::kvbench::KV_BYTES_READ",
       "c:sde:::kvbench::KV_BYTES_READ:status"};
   for (const std::string& column : required) {
     EXPECT_NE(std::find(csv.header.begin(), csv.header.end(), column), csv.header.end())
@@ -135,6 +136,8 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
     EXPECT_EQ(row.at("core_before_gflops"), "");
     EXPECT_EQ(row.at("core_after_gflops"), "");
     EXPECT_EQ(row.at("barrier_wait_pct"), "");  // one thread: no worker waits for another
+    EXPECT_EQ(row.at("barrier_slowest_pu"), "");
+    EXPECT_EQ(row.at("barrier_slowest_pct"), "");
     EXPECT_EQ(row.at("valid"), "1") << row.at("benchmark") << " " << row.at("dtype");
     EXPECT_FALSE(row.at("max_rel_err").empty());
     EXPECT_FALSE(row.at("pu_list").empty());
@@ -224,7 +227,8 @@ TEST_F(KvbenchBinary, InjectedFaultFailsTheAppendMemcpyCheck) {
 }
 
 // Two workers: decode_step and attention rows say what share of the workers' time went to
-// waiting at the per-layer barriers; the barrier-free append rows and 1-thread rows leave it empty.
+// waiting at the per-layer barriers, and for which PU's worker they waited most; the
+// barrier-free append rows and 1-thread rows leave both empty.
 TEST_F(KvbenchBinary, TwoThreadDecodeRowsCarryTheirBarrierWait) {
   if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two PUs";
   const Result r = run("run --config ci-smoke --benchmarks decode_step,attention,append --context 256 --dtype fp32 "
@@ -239,17 +243,45 @@ TEST_F(KvbenchBinary, TwoThreadDecodeRowsCarryTheirBarrierWait) {
     const bool barriers = (b == "decode_step" || b == "attention") && row.at("threads") == "2";
     if (!barriers) {
       EXPECT_EQ(row.at("barrier_wait_pct"), "");
+      EXPECT_EQ(row.at("barrier_slowest_pu"), "");
       continue;
     }
     ASSERT_FALSE(row.at("barrier_wait_pct").empty());
-    if (row.at("aggregate") != "none") continue;
+    const std::string& aggregate = row.at("aggregate");
+    if (aggregate == "stddev" || aggregate == "cv") {  // a spread of shares names no worker
+      EXPECT_EQ(row.at("barrier_slowest_pu"), "");
+      EXPECT_EQ(row.at("barrier_slowest_pct"), "");
+      continue;
+    }
+    if (std::stod(row.at("barrier_wait_pct")) == 0) {  // nobody waited: nobody to name
+      EXPECT_EQ(row.at("barrier_slowest_pu"), "");
+      continue;
+    }
+    // The worker the others waited for most is one of the row's PUs. Every wait is for one
+    // worker, so the shares sum to 100% and the largest of two is at least half (so are their
+    // medians and means, which sum to 100% too).
+    const std::string pus = "+" + row.at("pu_list") + "+";
+    EXPECT_NE(pus.find("+" + row.at("barrier_slowest_pu") + "+"), std::string::npos) << pus;
+    ASSERT_FALSE(row.at("barrier_slowest_pct").empty());
+    const double slowest = std::stod(row.at("barrier_slowest_pct"));
+    EXPECT_GE(slowest, 50 * (1 - 1e-5));  // rounded to the CSV's digits
+    EXPECT_LE(slowest, 100 * (1 + 1e-5));
+    if (aggregate != "none") continue;
     ++waited_rows;
     const double pct = std::stod(row.at("barrier_wait_pct"));
-    EXPECT_GE(pct, 0);
+    EXPECT_GT(pct, 0);
     EXPECT_LT(pct, 100);
   }
   EXPECT_EQ(waited_rows, 2);
-  EXPECT_NE(r.out.find("at barriers)"), std::string::npos) << r.out;
+  // The summary (of the one repetition) names the PU where the workers waited 1% or more.
+  bool named = false;
+  for (const auto& row : csv.rows) {
+    named |= row.at("aggregate") == "none" && !row.at("barrier_wait_pct").empty() &&
+             std::stod(row.at("barrier_wait_pct")) >= 1;
+  }
+  EXPECT_NE(r.out.find("at barriers"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("% of it for PU ") != std::string::npos, named) << r.out;
+  EXPECT_EQ(r.out.find("barrier_held_pct"), std::string::npos) << "per-worker counters shown: " << r.out;
 }
 
 // --ceiling-bracket: every kernel row carries its own ceiling measured before and after it,

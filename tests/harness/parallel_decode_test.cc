@@ -220,11 +220,22 @@ TEST(ParallelDecode, BarrierWaitCountsAWorkerLeftWaiting) {
   dec.place_and_fill(3);
   dec.run(ParallelDecode::Mode::kAppend, 20);  // no barriers: nothing counted
   EXPECT_EQ(dec.barrier_wait().running, 0u);
+  EXPECT_TRUE(dec.barrier_wait().by_worker.empty());
   dec.run(ParallelDecode::Mode::kStep, 200);
   const ParallelDecode::BarrierWait w = dec.barrier_wait();
   ASSERT_GT(w.running, 0u);
   EXPECT_LE(w.waiting, w.running);
   EXPECT_GT(static_cast<double>(w.waiting), 0.25 * static_cast<double>(w.running));
+  // Per worker: they sum to the total, and every tick waited was for one of them. (Which one
+  // waited more depends on the host here: a worker descheduled on a loaded machine holds the
+  // other however little it has to do; ThreadPool.StampedBarrierNamesTheLastArrival checks the
+  // naming.)
+  ASSERT_EQ(w.by_worker.size(), 2u);
+  EXPECT_EQ(w.by_worker[0].waiting + w.by_worker[1].waiting, w.waiting);
+  EXPECT_EQ(w.by_worker[0].running + w.by_worker[1].running, w.running);
+  EXPECT_EQ(w.by_worker[0].held + w.by_worker[1].held, w.waiting);
+  EXPECT_EQ(w.by_worker[1].held, w.by_worker[0].waiting);  // with two, each waits for the other
+  EXPECT_EQ(w.by_worker[0].held, w.by_worker[1].waiting);
   // Sums over runs: another run adds to both.
   dec.run(ParallelDecode::Mode::kAttention, 10);
   EXPECT_GT(dec.barrier_wait().running, w.running);

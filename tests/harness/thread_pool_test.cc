@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "harness/error.h"
 #include "harness/topology.h"
@@ -110,6 +113,43 @@ TEST(ThreadPool, BarrierHoldsThroughSleepsAndRuns) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));  // workers fall asleep between runs
   }
   EXPECT_EQ(errors.load(), 0);
+}
+
+// The stamped barrier returns the latest of the other workers' arrival stamps and whose it was,
+// exactly as they passed them; a worker held back by 20 ms is the one the others waited for.
+TEST(ThreadPool, StampedBarrierNamesTheLastArrival) {
+  auto topo = Topology::discover();
+  const int T = std::min(4, topo->pu_count());
+  if (T < 2) GTEST_SKIP() << "needs two PUs";
+  ThreadPool pool(*topo, T, parse_pin_policy("compact"));
+  constexpr int kPhases = 6;
+  std::vector<std::uint64_t> stamps(kPhases * T);
+  std::vector<ThreadPool::Arrival> got(kPhases * T);
+  pool.run([&](int w) {
+    for (int p = 0; p < kPhases; ++p) {
+      if (p % T == w) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      const auto stamp = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+      stamps[p * T + w] = stamp;
+      got[p * T + w] = pool.barrier(stamp);
+    }
+  });
+  for (int p = 0; p < kPhases; ++p) {
+    for (int w = 0; w < T; ++w) {
+      SCOPED_TRACE("phase " + std::to_string(p) + ", worker " + std::to_string(w));
+      const ThreadPool::Arrival a = got[p * T + w];
+      int latest = -1;
+      std::uint64_t latest_stamp = stamps[p * T + w];
+      for (int j = 0; j < T; ++j) {
+        if (j != w && stamps[p * T + j] > latest_stamp) {
+          latest = j;
+          latest_stamp = stamps[p * T + j];
+        }
+      }
+      EXPECT_EQ(a.worker, latest);
+      EXPECT_EQ(a.stamp, latest_stamp);
+      if (w != p % T) EXPECT_EQ(a.worker, p % T);  // the one held back
+    }
+  }
 }
 
 TEST(ThreadPool, EmptyDispatchCostIsMeasured) {
