@@ -1,6 +1,8 @@
 #include "analysis/barrier_wait.h"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace kvb {
 
@@ -15,6 +17,49 @@ std::string barrier_wait_note(const ResultRow& row) {
     note += ", " + std::to_string(std::lround(*share)) + "% of it for PU " + std::to_string(std::llround(*pu));
   }
   return note;
+}
+
+std::vector<BarrierPuTally> tally_barrier_pus(const std::vector<ResultRow>& rows) {
+  struct Named {
+    int rows = 0;
+    double share_min = 0, share_max = 0;
+  };
+  std::map<int, BarrierPuTally> by_threads;
+  std::map<int, std::map<long long, Named>> named;  // threads -> PU -> its rows
+  for (const ResultRow& r : rows) {
+    const auto pu = r.num(Col::barrier_slowest_pu);
+    const auto share = r.num(Col::barrier_slowest_pct);
+    const auto waited = r.num(Col::barrier_wait_pct);
+    const auto threads = r.num(Col::threads);
+    if (!pu || !share || !waited || !threads || r.is_ceiling()) continue;
+    const int t = static_cast<int>(std::lround(*threads));
+    BarrierPuTally& tally = by_threads[t];
+    tally.threads = t;
+    tally.waited_min = tally.rows == 0 ? *waited : std::min(tally.waited_min, *waited);
+    tally.waited_max = tally.rows == 0 ? *waited : std::max(tally.waited_max, *waited);
+    ++tally.rows;
+    Named& n = named[t][std::llround(*pu)];
+    n.share_min = n.rows == 0 ? *share : std::min(n.share_min, *share);
+    n.share_max = n.rows == 0 ? *share : std::max(n.share_max, *share);
+    ++n.rows;
+  }
+  std::vector<BarrierPuTally> out;
+  for (auto& [t, tally] : by_threads) {
+    tally.distinct_pus = static_cast<int>(named[t].size());
+    for (const auto& [pu, n] : named[t]) {  // ascending PU: the lower number wins a tie
+      if (n.rows > tally.top_rows) {
+        tally.top_pu = pu;
+        tally.top_rows = n.rows;
+        tally.top_share_min = n.share_min;
+        tally.top_share_max = n.share_max;
+      }
+    }
+    tally.reading = tally.rows >= 3 && 4 * tally.top_rows >= 3 * tally.rows ? BarrierPuTally::Reading::kOnePu
+                    : 2 * tally.top_rows < tally.rows                        ? BarrierPuTally::Reading::kSpread
+                                                                             : BarrierPuTally::Reading::kMixed;
+    out.push_back(tally);
+  }
+  return out;
 }
 
 }  // namespace kvb

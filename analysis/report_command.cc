@@ -579,6 +579,40 @@ void configurations_section(std::ostream& md, const std::vector<MachineResults>&
   md << t.markdown() << "\n";
 }
 
+std::string range_text(double lo, double hi) {
+  const long a = std::lround(lo), b = std::lround(hi);
+  return a == b ? std::to_string(a) + "%" : std::to_string(a) + "-" + std::to_string(b) + "%";
+}
+
+// Which PU the workers waited for, over the rows that name one (barrier_slowest_pu): only for
+// runs that wrote the column.
+void barrier_pus_section(std::ostream& md, const std::vector<MachineResults>& ms) {
+  std::vector<std::pair<const MachineResults*, std::vector<BarrierPuTally>>> tallies;
+  for (const auto& m : ms) {
+    if (auto t = tally_barrier_pus(m.summaries); !t.empty()) tallies.emplace_back(&m, std::move(t));
+  }
+  if (tallies.empty()) return;
+  md << "## Barrier waits by PU\n\nMulti-threaded `decode_step` and `attention` rows name the PU whose worker the "
+        "others waited for most at the per-layer barriers (`barrier_slowest_pu`) and its share of their waiting "
+        "(`barrier_slowest_pct`; an even spread is 100 / threads). Read across rows: one PU named by most of them "
+        "(\"one PU\": at least 3 rows, 3 in 4 of them naming it) points at that PU (an interrupt target, a busy "
+        "sibling thread, a slower core); PUs that change from row to row (\"spread\": none named by half of them) "
+        "point at the host's scheduling. Informational: it changes no verdict.\n\n";
+  TextTable t({"machine", "threads", "rows", "workers waited", "PU named most", "its rows", "its share", "PUs named",
+               "reading"});
+  for (const auto& [m, list] : tallies) {
+    for (const BarrierPuTally& b : list) {
+      const std::string reading = b.reading == BarrierPuTally::Reading::kOnePu  ? "one PU: " + std::to_string(b.top_pu)
+                                  : b.reading == BarrierPuTally::Reading::kMixed ? "mixed"
+                                                                                 : "spread";
+      t.add_row({md_escape(m->label), std::to_string(b.threads), std::to_string(b.rows),
+                 range_text(b.waited_min, b.waited_max), std::to_string(b.top_pu), std::to_string(b.top_rows),
+                 range_text(b.top_share_min, b.top_share_max), std::to_string(b.distinct_pus), reading});
+    }
+  }
+  md << t.markdown() << "\n";
+}
+
 void knees_section(std::ostream& md, const std::vector<MachineResults>& ms, double drop) {
   md << "## Knees\n\nA knee is where attained bandwidth drops by at least " << format_percent(drop, 0).substr(1)
      << " between neighbouring working sets of the same series (`--knee-drop`). The knee's working set is the "
@@ -718,6 +752,7 @@ int report_main(int argc, char** argv) {
       }
     }
     configurations_section(md, machines);
+    barrier_pus_section(md, machines);
     knees_section(md, machines, o.knee_drop);
     model_fit_section(md, machines, presets, presets_note);
     peers_section(md, machines);

@@ -308,6 +308,47 @@ TEST(ReportCommand, WorkersWaitingAtBarriersAreNamedWithoutChangingTheVerdict) {
   EXPECT_EQ(md.find("for PU 1"), std::string::npos);
 }
 
+// Across rows of one thread count, the report says which PU they name most: one PU named by 3 of
+// 4 rows reads "one PU", four PUs for four rows "spread", an even split of two rows "mixed".
+// A file without the columns gets no such section.
+TEST(ReportCommand, BarrierWaitsByPuReadAcrossRows) {
+  const fs::path dir = testing::scratch_dir("Report.BarrierPus");
+  SyntheticMachine a;
+  std::vector<testing::CsvFields> rows;
+  int context = 1000;
+  const auto add = [&](int threads, const std::string& pu, const std::string& share, const std::string& waited) {
+    testing::CsvFields r = target_row(a, "attention", "fp32", 16, 1000, 1e6, "L3");
+    r["threads"] = std::to_string(threads);
+    r["context"] = std::to_string(context++);
+    r["barrier_wait_pct"] = waited;
+    r["barrier_slowest_pu"] = pu;
+    r["barrier_slowest_pct"] = share;
+    rows.push_back(r);
+  };
+  add(16, "5", "80.4", "70");
+  add(16, "5", "92.6", "77");
+  add(16, "7", "30", "20");
+  add(16, "5", "88", "75");
+  for (const char* pu : {"0", "1", "2", "3"}) add(4, pu, "40", "12");
+  add(2, "1", "60", "3");
+  add(2, "0", "55", "4");
+  const std::vector<std::string> cols = {"barrier_wait_pct", "barrier_slowest_pu", "barrier_slowest_pct"};
+  const std::string md = report_of(dir, rows, cols);
+  ASSERT_NE(md.find("## Barrier waits by PU"), std::string::npos) << md;
+  const std::string section = md.substr(md.find("## Barrier waits by PU"));
+  EXPECT_NE(section.find("| 2 | 2 | 3-4% | 0 | 1 | 55% | 2 | mixed |"), std::string::npos) << section.substr(0, 3000);
+  EXPECT_NE(section.find("| 4 | 4 | 12% | 0 | 1 | 40% | 4 | spread |"), std::string::npos) << section.substr(0, 3000);
+  EXPECT_NE(section.find("| 16 | 4 | 20-77% | 5 | 3 | 80-93% | 2 | one PU: 5 |"), std::string::npos)
+      << section.substr(0, 3000);
+
+  const fs::path older = testing::scratch_dir("Report.BarrierPusOlder");
+  for (auto& r : rows) {
+    r.erase("barrier_slowest_pu");
+    r.erase("barrier_slowest_pct");
+  }
+  EXPECT_EQ(report_of(older, rows, {"barrier_wait_pct"}).find("Barrier waits by PU"), std::string::npos);
+}
+
 // A run whose LLC was measured (kvbench run --llc) says so in the Machines table, beside hwloc's.
 TEST(ReportCommand, AMeasuredLlcIsNamedBesideHwlocs) {
   const fs::path dir = testing::scratch_dir("Report.MeasuredLlc");
