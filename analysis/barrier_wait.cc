@@ -21,27 +21,30 @@ std::string barrier_wait_note(const ResultRow& row) {
 
 std::vector<BarrierPuTally> tally_barrier_pus(const std::vector<ResultRow>& rows) {
   struct Named {
-    int rows = 0;
+    int rows = 0, held = 0;
     double share_min = 0, share_max = 0;
   };
   std::map<int, BarrierPuTally> by_threads;
-  std::map<int, std::map<long long, Named>> named;  // threads -> PU -> its rows
+  std::map<int, std::map<long long, Named>> named;  // threads -> PU -> the waiting rows naming it
   for (const ResultRow& r : rows) {
     const auto pu = r.num(Col::barrier_slowest_pu);
     const auto share = r.num(Col::barrier_slowest_pct);
     const auto waited = r.num(Col::barrier_wait_pct);
     const auto threads = r.num(Col::threads);
-    if (!pu || !share || !waited || !threads || r.is_ceiling()) continue;
+    if (!pu || !share || !waited || !threads || *threads < 2 || r.is_ceiling()) continue;
     const int t = static_cast<int>(std::lround(*threads));
     BarrierPuTally& tally = by_threads[t];
     tally.threads = t;
-    tally.waited_min = tally.rows == 0 ? *waited : std::min(tally.waited_min, *waited);
-    tally.waited_max = tally.rows == 0 ? *waited : std::max(tally.waited_max, *waited);
     ++tally.rows;
+    if (*waited < kBarrierPuMinWaitPct) continue;
+    tally.waited_min = tally.waiting_rows == 0 ? *waited : std::min(tally.waited_min, *waited);
+    tally.waited_max = tally.waiting_rows == 0 ? *waited : std::max(tally.waited_max, *waited);
+    ++tally.waiting_rows;
     Named& n = named[t][std::llround(*pu)];
     n.share_min = n.rows == 0 ? *share : std::min(n.share_min, *share);
     n.share_max = n.rows == 0 ? *share : std::max(n.share_max, *share);
     ++n.rows;
+    if (*share > 50.0 + 50.0 / t) ++n.held;  // halfway from an even split to all of it
   }
   std::vector<BarrierPuTally> out;
   for (auto& [t, tally] : by_threads) {
@@ -50,13 +53,11 @@ std::vector<BarrierPuTally> tally_barrier_pus(const std::vector<ResultRow>& rows
       if (n.rows > tally.top_rows) {
         tally.top_pu = pu;
         tally.top_rows = n.rows;
+        tally.top_held_rows = n.held;
         tally.top_share_min = n.share_min;
         tally.top_share_max = n.share_max;
       }
     }
-    tally.reading = tally.rows >= 3 && 4 * tally.top_rows >= 3 * tally.rows ? BarrierPuTally::Reading::kOnePu
-                    : 2 * tally.top_rows < tally.rows                        ? BarrierPuTally::Reading::kSpread
-                                                                             : BarrierPuTally::Reading::kMixed;
     out.push_back(tally);
   }
   return out;

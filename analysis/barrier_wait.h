@@ -20,20 +20,25 @@ inline constexpr double kBarrierWaitFlagPct = 25.0;
 std::string barrier_wait_note(const ResultRow& row);
 
 // Over one machine's rows of one thread count that name a PU (barrier_slowest_pu): which PU they
-// name most. One PU named by most of them points at that PU (an interrupt target, a busy sibling
-// thread, a slower core); a PU that changes from row to row points at the host's scheduling.
+// name most, and whether it held most of the waiting. Rows whose workers waited less than
+// kBarrierPuMinWaitPct are counted but name no one (a small wait's split is noise). A row points
+// at its PU where that PU's share is more than halfway from an even split (100 / threads) to
+// all of the waiting: 75% at 2 threads, 53% at 16. One PU that most rows point at is an
+// interrupt target, a busy sibling thread or a slower core; PUs that change from row to row, or
+// shares near an even split, point at the host's scheduling.
+inline constexpr double kBarrierPuMinWaitPct = 5.0;
 struct BarrierPuTally {
-  enum class Reading { kOnePu, kMixed, kSpread };
   int threads = 0;
-  int rows = 0;                          // rows naming a PU
-  double waited_min = 0, waited_max = 0;  // their barrier_wait_pct
-  long long top_pu = 0;                  // the PU named by most rows (the lower number on a tie)
+  int rows = 0;          // rows naming a PU
+  int waiting_rows = 0;  // of them, rows whose workers waited kBarrierPuMinWaitPct or more
+  double waited_min = 0, waited_max = 0;  // barrier_wait_pct over the waiting rows
+  long long top_pu = 0;  // the PU the waiting rows name most (the lower number on a tie)
   int top_rows = 0;
-  double top_share_min = 0, top_share_max = 0;  // its barrier_slowest_pct over those rows
-  int distinct_pus = 0;
-  // kOnePu: 3 or more rows and the top PU named by at least 3 in 4 of them; kSpread: by fewer
-  // than half; kMixed otherwise.
-  Reading reading = Reading::kSpread;
+  int top_held_rows = 0;  // of them, rows where it held more than halfway to all of the waiting
+  double top_share_min = 0, top_share_max = 0;  // its barrier_slowest_pct over its rows
+  int distinct_pus = 0;  // PUs the waiting rows name
+  // At least 3 waiting rows, and the top PU holds the waiting in 3 of every 4 of them.
+  bool one_pu() const noexcept { return waiting_rows >= 3 && 4 * top_held_rows >= 3 * waiting_rows; }
 };
 // One tally per thread count (ascending) with at least one row naming a PU.
 std::vector<BarrierPuTally> tally_barrier_pus(const std::vector<ResultRow>& rows);

@@ -594,20 +594,27 @@ void barrier_pus_section(std::ostream& md, const std::vector<MachineResults>& ms
   if (tallies.empty()) return;
   md << "## Barrier waits by PU\n\nMulti-threaded `decode_step` and `attention` rows name the PU whose worker the "
         "others waited for most at the per-layer barriers (`barrier_slowest_pu`) and its share of their waiting "
-        "(`barrier_slowest_pct`; an even spread is 100 / threads). Read across rows: one PU named by most of them "
-        "(\"one PU\": at least 3 rows, 3 in 4 of them naming it) points at that PU (an interrupt target, a busy "
-        "sibling thread, a slower core); PUs that change from row to row (\"spread\": none named by half of them) "
-        "point at the host's scheduling. Informational: it changes no verdict.\n\n";
-  TextTable t({"machine", "threads", "rows", "workers waited", "PU named most", "its rows", "its share", "PUs named",
-               "reading"});
+        "(`barrier_slowest_pct`). Per machine and thread count, over the rows whose workers waited "
+     << std::lround(kBarrierPuMinWaitPct)
+     << "% or more (a smaller wait's split is noise): the PU they name most, and in how many of them it held "
+        "more than halfway from an even split (100 / threads %) to all of the waiting. \"one PU\" (at least 3 "
+        "such rows, 3 in 4 of them held by it) points at that PU: an interrupt target, a busy sibling thread, a "
+        "slower core. Otherwise the PU changes from row to row or holds no more than its part, which points at "
+        "the host's scheduling. Informational: it changes no verdict.\n\n";
+  TextTable t({"machine", "threads", "rows", "waited >= " + std::to_string(std::lround(kBarrierPuMinWaitPct)) + "%",
+               "workers waited", "PU named most", "its rows", "held by it", "its share", "PUs named", "reading"});
   for (const auto& [m, list] : tallies) {
     for (const BarrierPuTally& b : list) {
-      const std::string reading = b.reading == BarrierPuTally::Reading::kOnePu  ? "one PU: " + std::to_string(b.top_pu)
-                                  : b.reading == BarrierPuTally::Reading::kMixed ? "mixed"
-                                                                                 : "spread";
+      if (b.waiting_rows == 0) {
+        t.add_row({md_escape(m->label), std::to_string(b.threads), std::to_string(b.rows), "0", "", "", "", "", "",
+                   "", "little waiting"});
+        continue;
+      }
       t.add_row({md_escape(m->label), std::to_string(b.threads), std::to_string(b.rows),
-                 range_text(b.waited_min, b.waited_max), std::to_string(b.top_pu), std::to_string(b.top_rows),
-                 range_text(b.top_share_min, b.top_share_max), std::to_string(b.distinct_pus), reading});
+                 std::to_string(b.waiting_rows), range_text(b.waited_min, b.waited_max), std::to_string(b.top_pu),
+                 std::to_string(b.top_rows), std::to_string(b.top_held_rows),
+                 range_text(b.top_share_min, b.top_share_max), std::to_string(b.distinct_pus),
+                 b.one_pu() ? "one PU: " + std::to_string(b.top_pu) : "no one PU"});
     }
   }
   md << t.markdown() << "\n";

@@ -308,9 +308,10 @@ TEST(ReportCommand, WorkersWaitingAtBarriersAreNamedWithoutChangingTheVerdict) {
   EXPECT_EQ(md.find("for PU 1"), std::string::npos);
 }
 
-// Across rows of one thread count, the report says which PU they name most: one PU named by 3 of
-// 4 rows reads "one PU", four PUs for four rows "spread", an even split of two rows "mixed".
-// A file without the columns gets no such section.
+// Across rows of one thread count, the report says which PU they name most and whether it held
+// the waiting: PU 5 holding 80-93% in 3 of 4 rows at 16 threads reads "one PU"; PU 2 named by
+// every row at 4 threads but with 45% (an even split is 25%, halfway to all of it 62.5%) does not;
+// waits under 5% name no one. A file without the columns gets no such section.
 TEST(ReportCommand, BarrierWaitsByPuReadAcrossRows) {
   const fs::path dir = testing::scratch_dir("Report.BarrierPus");
   SyntheticMachine a;
@@ -329,16 +330,20 @@ TEST(ReportCommand, BarrierWaitsByPuReadAcrossRows) {
   add(16, "5", "92.6", "77");
   add(16, "7", "30", "20");
   add(16, "5", "88", "75");
-  for (const char* pu : {"0", "1", "2", "3"}) add(4, pu, "40", "12");
-  add(2, "1", "60", "3");
-  add(2, "0", "55", "4");
+  for (int i = 0; i < 4; ++i) add(4, "2", "45", "12");
+  add(2, "1", "98", "3");
+  add(2, "1", "97", "4.9");
   const std::vector<std::string> cols = {"barrier_wait_pct", "barrier_slowest_pu", "barrier_slowest_pct"};
   const std::string md = report_of(dir, rows, cols);
   ASSERT_NE(md.find("## Barrier waits by PU"), std::string::npos) << md;
   const std::string section = md.substr(md.find("## Barrier waits by PU"));
-  EXPECT_NE(section.find("| 2 | 2 | 3-4% | 0 | 1 | 55% | 2 | mixed |"), std::string::npos) << section.substr(0, 3000);
-  EXPECT_NE(section.find("| 4 | 4 | 12% | 0 | 1 | 40% | 4 | spread |"), std::string::npos) << section.substr(0, 3000);
-  EXPECT_NE(section.find("| 16 | 4 | 20-77% | 5 | 3 | 80-93% | 2 | one PU: 5 |"), std::string::npos)
+  const std::size_t two = section.find("| 2 | 2 | 0 |");
+  ASSERT_NE(two, std::string::npos) << section.substr(0, 3000);
+  const std::string two_line = section.substr(two, section.find('\n', two) - two);
+  EXPECT_NE(two_line.find("| little waiting |"), std::string::npos) << two_line;
+  EXPECT_NE(section.find("| 4 | 4 | 4 | 12% | 2 | 4 | 0 | 45% | 1 | no one PU |"), std::string::npos)
+      << section.substr(0, 3000);
+  EXPECT_NE(section.find("| 16 | 4 | 4 | 20-77% | 5 | 3 | 3 | 80-93% | 2 | one PU: 5 |"), std::string::npos)
       << section.substr(0, 3000);
 
   const fs::path older = testing::scratch_dir("Report.BarrierPusOlder");
