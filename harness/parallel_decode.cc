@@ -120,8 +120,9 @@ struct ParallelDecode::Impl {
     std::uint64_t waiting = 0, running = 0;
   };
   std::vector<WaitSlot> wait_slots;
-  // Ticks worker w waited for worker j in the last run: held_ticks(w, j), on worker w's own
-  // cache lines (written by worker w only, read after the run).
+  // Ticks worker w has waited for worker j over every timed run: held_ticks(w, j), on worker w's
+  // own cache lines (written by worker w only). Summed per j only when barrier_wait() is asked,
+  // outside the timed runs: a sum per run would add threads^2 reads to every step.
   struct alignas(64) HeldLine {
     std::uint64_t ticks[8] = {};
   };
@@ -218,7 +219,6 @@ struct ParallelDecode::Impl {
     }
     std::uint64_t waited = 0;
     const auto me_index = static_cast<std::size_t>(w);
-    if (timed) std::fill_n(held.begin() + static_cast<std::ptrdiff_t>(me_index * held_lines), held_lines, HeldLine{});
     const auto barrier = [&] {
       if (!timed) return pool->barrier();
       const std::uint64_t arrival = ticks();
@@ -419,14 +419,18 @@ void ParallelDecode::run(Mode mode, std::int64_t steps, CounterSet* counters) {
       m.wait.running += slot.running;
       m.wait.by_worker[w].waiting += slot.waiting;
       m.wait.by_worker[w].running += slot.running;
-      for (std::size_t j = 0; j < m.wait_slots.size(); ++j) m.wait.by_worker[j].held += m.held_ticks(w, j);
     }
   }
   const int f = m.failure.exchange(0);
   if (f != 0) throw HarnessError(std::string("parallel decode: kernel failed: ") + status_message(static_cast<Status>(f)));
 }
 
-const ParallelDecode::BarrierWait& ParallelDecode::barrier_wait() const noexcept { return impl_->wait; }
+ParallelDecode::BarrierWait ParallelDecode::barrier_wait() const {
+  BarrierWait w = impl_->wait;
+  for (std::size_t j = 0; j < w.by_worker.size(); ++j)
+    for (std::size_t from = 0; from < w.by_worker.size(); ++from) w.by_worker[j].held += impl_->held_ticks(from, j);
+  return w;
+}
 
 const std::vector<std::vector<WorkItem>>& ParallelDecode::plan() const noexcept { return impl_->plan; }
 std::int64_t ParallelDecode::context() const noexcept { return impl_->context; }

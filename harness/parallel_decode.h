@@ -112,7 +112,7 @@ class ParallelDecode {
     std::uint64_t waiting = 0, running = 0;  // summed over workers
     std::vector<WaitTicks> by_worker;        // [worker]; empty until a timed run
   };
-  const BarrierWait& barrier_wait() const noexcept;
+  BarrierWait barrier_wait() const;
 
   const std::vector<std::vector<WorkItem>>& plan() const noexcept;
   std::int64_t context() const noexcept;
