@@ -367,6 +367,12 @@ HWY_INLINE Int4Ptr RowPtr<Int4Ptr>(const void* p) { return {static_cast<const st
 // 4 heads x 4 rows (this) 159-176; 8 heads x 2 rows for the scores (one K decode for all heads)
 // 180-213; 8 heads x 2 chunks for the values 3-5% faster, within noise. The kernel sits at about
 // 70% of its port-bound uop count, where an isolated FMA loop of this shape reaches 65-70% of peak.
+// Tried for fp32 groups of 4-16 heads (heads-in-lanes.diff in results/xeon-emr-16c-kvm/heads-in-lanes/):
+// the heads in the lanes (the query transposed once per call, each row's dims broadcast against
+// it, one accumulator per row, no lane sums; the K rows read once, not once per head pass). EMR
+// floor/ G = 8 from L2 0.97-1.00x the time, 1.05-1.08x at 64 positions (the transpose per call);
+// Zen 3 about 0.98x; with tiles of 64 positions instead of 16, G = 8 from DRAM 1.17x at 16 threads
+// (8 rounds, p_holm 0.002). So the lane sums are not what holds G = 8 at half the FMA peak.
 constexpr int kHeadsBlock = HWY_MAX_BYTES >= 64 ? 4 : 2;
 constexpr int kRowsBlock = 4;
 constexpr int kChunksBlock = 4;
@@ -660,6 +666,23 @@ struct StreamPrefetch {
   }
 };
 
+// v as a register. GCC folds a vector load into each FMA that uses it (a memory operand apiece),
+// so an fp32 V chunk shared by H heads was loaded H times: on AVX-512 16 loads of 64 bytes and 4
+// broadcasts per 16 FMAs (4 heads x 4 chunks), more than the two 64-byte loads a cycle can feed;
+// on AVX2 10 loads per 8 FMAs. The empty asm makes the loaded value a register operand, read once.
+// Measured (results/xeon-emr-16c-kvm/heads-in-lanes/; kernel_bench floor/, one KV head, best of 10
+// repetitions per round, time over main's): EMR host, 4 rounds, fp32 G = 2 0.86-0.89 (512
+// positions, L2) and G = 8 0.95-0.96, G = 1 (no block of heads) unchanged; Zen 3 guest G = 2
+// 0.83-0.86, G = 8 about 0.95. decode_step Qwen3-0.6B from L2, the LLC and DRAM, 1 and 16
+// threads (EMR, 8 alternating rounds): no row moved significantly (medians 0.89-1.03).
+template <class V>
+HWY_INLINE V InRegister(V v) {
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+  asm("" : "+v"(v.raw));
+#endif
+  return v;
+}
+
 // acc_h += sum_r p[h][r] * v_r for H heads over C chunks of N dims starting at dim j0.
 // kLines (RowLines) instead of pf: row r prefetches the C lines of row r of `ahead`, PREFETCHT2
 // (kLinesT2) or PREFETCHT0 (kLinesT0), in line with the FMAs.
@@ -687,7 +710,8 @@ HWY_INLINE void AccumulateBlock(D df, P v, std::int64_t stride, std::int64_t row
     }
     const P row = v + r * stride + j0;
     for (int c = 0; c < C; ++c) {
-      const hn::Vec<D> vv = LoadChunk(df, row + c * N);
+      hn::Vec<D> vv = LoadChunk(df, row + c * N);
+      if constexpr (std::is_same_v<P, const float*> && H > 1) vv = InRegister(vv);
       for (int h = 0; h < H; ++h) a[h * C + c] = hn::MulAdd(vv, pv[h], a[h * C + c]);
     }
   }

@@ -491,6 +491,55 @@ TEST(SimdTarget, EveryCompiledTargetEncodesAndAttendsCorrectly) {
   }
 }
 
+// fp32 groups of 4, 8 and 16 heads on every compiled target (the development guest dispatches to
+// AVX2 only, so its own runs would never reach AVX3's blocks of 4 heads): the V phase reads each
+// chunk once for a block of heads (InRegister in kernels/attention.cc). Head dims of whole and
+// partial vectors (20, 34, 64, 72, 80, 128, 256); ranges shorter than a row block (7), of one
+// short tile (16), with a last partial tile (33, 300), and of many tiles whose head passes share
+// the window (1000); both layouts, padded rows.
+TEST(SimdTarget, LargeGroupsMatchTheReferenceOnEveryTarget) {
+  const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  struct Shape {
+    std::int32_t head_dim, q_heads, kv_heads;
+    std::int64_t context;
+    Layout layout;
+    bool pad;
+  };
+  const Shape shapes[] = {
+      {128, 16, 2, 1000, Layout::kHeadMajor, false}, {128, 16, 2, 33, Layout::kPositionMajor, true},
+      {128, 8, 2, 300, Layout::kHeadMajor, true},    {128, 32, 2, 16, Layout::kHeadMajor, false},
+      {128, 32, 2, 300, Layout::kPositionMajor, false}, {80, 16, 2, 300, Layout::kHeadMajor, false},
+      {72, 8, 2, 33, Layout::kHeadMajor, true},      {20, 8, 1, 300, Layout::kPositionMajor, false},
+      {256, 16, 2, 300, Layout::kHeadMajor, false},  {34, 8, 2, 300, Layout::kHeadMajor, false},
+      {64, 16, 2, 7, Layout::kHeadMajor, false},     {64, 32, 2, 1000, Layout::kHeadMajor, true},
+  };
+  for (const Shape& sh : shapes) {
+    AttnCase c{sh.head_dim, sh.context, sh.q_heads, sh.kv_heads, DType::kF32, sh.layout, sh.pad};
+    OwnedCache cache(shape_of(c, DType::kF32, sh.context + 1));
+    ASSERT_EQ(cache.status(), Status::kOk);
+    std::mt19937 rng(static_cast<unsigned>(sh.head_dim * 7 + sh.q_heads + sh.context));
+    std::vector<std::vector<float>> kv;
+    for (int i = 0; i < 4; ++i)
+      kv.push_back(random_floats(static_cast<std::size_t>(sh.kv_heads) * (sh.context + 1) * sh.head_dim, rng));
+    fill(cache, kv, sh.context + 1);
+    const auto q = random_floats(static_cast<std::size_t>(sh.q_heads) * sh.head_dim, rng, -3.0f, 3.0f);
+    const auto ref = reference(cache, 1, sh.context, q);
+    for (std::int64_t target : targets) {
+      hwy::SetSupportedTargetsForTest(target);
+      std::vector<float> out(ref.size(), -7.0f);
+      std::vector<float> ws(static_cast<std::size_t>(attention_partial_floats(cache.geometry().shape())));
+      ASSERT_EQ(decode_attention(cache.view(), 1, sh.context, q.data(),
+                                 1.0f / std::sqrt(float(sh.head_dim)), out.data(), ws.data()),
+                Status::kOk);
+      EXPECT_LE(max_abs_diff(out, ref), kKernelTol)
+          << hwy::TargetName(target) << ": G = " << sh.q_heads / sh.kv_heads << ", head_dim "
+          << sh.head_dim << ", " << sh.context << " positions, " << layout_name(sh.layout)
+          << (sh.pad ? ", padded" : "");
+    }
+    hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
+  }
+}
+
 TEST(SimdTarget, NamesARealTarget) {
   const std::string name = simd_target_name();
   EXPECT_FALSE(name.empty());
