@@ -370,7 +370,7 @@ HWY_INLINE Int4Ptr RowPtr<Int4Ptr>(const void* p) { return {static_cast<const st
 // Tried for fp32 groups of 4-16 heads (heads-in-lanes.diff in results/xeon-emr-16c-kvm/heads-in-lanes/):
 // the heads in the lanes (the query transposed once per call, each row's dims broadcast against
 // it, one accumulator per row, no lane sums; the K rows read once, not once per head pass). EMR
-// floor/ G = 8 from L2 0.97-1.00x the time, 1.05-1.08x at 64 positions (the transpose per call);
+// floor/ G = 8 from L2 0.97-1.00x the time, 1.08x at 64 positions (the transpose per call);
 // Zen 3 about 0.98x; with tiles of 64 positions instead of 16, G = 8 from DRAM 1.17x at 16 threads
 // (8 rounds, p_holm 0.002). So the lane sums are not what holds G = 8 at half the FMA peak.
 constexpr int kHeadsBlock = HWY_MAX_BYTES >= 64 ? 4 : 2;
@@ -671,10 +671,11 @@ struct StreamPrefetch {
 // broadcasts per 16 FMAs (4 heads x 4 chunks), more than the two 64-byte loads a cycle can feed;
 // on AVX2 10 loads per 8 FMAs. The empty asm makes the loaded value a register operand, read once.
 // Measured (results/xeon-emr-16c-kvm/heads-in-lanes/; kernel_bench floor/, one KV head, best of 10
-// repetitions per round, time over main's): EMR host, 4 rounds, fp32 G = 2 0.86-0.89 (512
-// positions, L2) and G = 8 0.95-0.96, G = 1 (no block of heads) unchanged; Zen 3 guest G = 2
-// 0.83-0.86, G = 8 about 0.95. decode_step Qwen3-0.6B from L2, the LLC and DRAM, 1 and 16
-// threads (EMR, 8 alternating rounds): no row moved significantly (medians 0.89-1.03).
+// repetitions per round, best round over main's best): EMR host, 4 rounds, fp32 G = 2 0.88 (512
+// positions, L2) and 0.89 (64, L1), G = 8 0.95-0.96, G = 1 (no block of heads) 1.00; Zen 3 guest
+// G = 2 0.83-0.86, G = 8 0.94 (both builds with the heads-in-lanes scores). decode_step
+// Qwen3-0.6B from L2, the LLC and DRAM, 1 and 16 threads (EMR, 8 alternating rounds): no row moved
+// significantly (fp32 medians 0.89-1.03).
 template <class V>
 HWY_INLINE V InRegister(V v) {
 #if HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
