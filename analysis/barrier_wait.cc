@@ -19,6 +19,13 @@ std::string barrier_wait_note(const ResultRow& row) {
   return note;
 }
 
+std::string barrier_wait_change_note(std::optional<double> base_pct, std::optional<double> new_pct) {
+  if (!base_pct && !new_pct) return "";
+  if (std::max(base_pct.value_or(0), new_pct.value_or(0)) < kBarrierWaitFlagPct) return "";
+  const auto pct = [](std::optional<double> x) { return x ? std::to_string(std::lround(*x)) + "%" : std::string("-"); };
+  return "workers waited " + pct(base_pct) + " -> " + pct(new_pct) + " at barriers";
+}
+
 std::vector<BarrierPuTally> tally_barrier_pus(const std::vector<ResultRow>& rows) {
   struct Named {
     int rows = 0, held = 0;

@@ -4,6 +4,7 @@
 // slower than the rest (descheduled by the host, a slower or shared core), so the row's time is
 // that worker's, not its kernel's. Informational: it changes no verdict.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,11 @@ inline constexpr double kBarrierWaitFlagPct = 25.0;
 // "workers waited 41% at barriers" for a flagged row, else "". Rows that name the worker the
 // others waited for most add ", 59% of it for PU 9".
 std::string barrier_wait_note(const ResultRow& row);
+
+// A compared configuration's waits, base against new (medians of its rows' barrier_wait_pct):
+// "workers waited 4% -> 38% at barriers" where either side reaches kBarrierWaitFlagPct, else "".
+// A slowdown that comes with it is one worker's (the host's scheduling), not the code's.
+std::string barrier_wait_change_note(std::optional<double> base_pct, std::optional<double> new_pct);
 
 // Over one machine's rows of one thread count that name a PU (barrier_slowest_pu): which PU they
 // name most, and whether it held most of the waiting. Rows whose workers waited less than

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "analysis/barrier_wait.h"
 #include "analysis/command_line.h"
 #include "analysis/input_error.h"
 #include "analysis/result_comparison.h"
@@ -169,6 +170,9 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
     if (r.base_example->failed_validation() || r.new_example->failed_validation()) {
       note += std::string(note.empty() ? "" : "; ") + "INVALID kernel (valid=0)";
     }
+    if (const std::string waited = barrier_wait_change_note(r.base_wait_pct, r.new_wait_pct); !waited.empty()) {
+      note += std::string(note.empty() ? "" : "; ") + waited;
+    }
     row.insert(row.end(), {format_number(r.time_ratio, 4), all_columns ? format_number(r.change, 4) : format_percent(r.change),
                            p_cell(p)});
     if (holm) row.push_back(p_cell(r.p_adjusted));
@@ -282,6 +286,15 @@ int compare_main(int argc, char** argv) {
         text << alone << " more beyond the threshold with p < " << o.compare.alpha
              << " on their own test but not after Holm's adjustment: noise, or a change that more "
              << (rounds ? "rounds" : "repetitions") << " would show.\n";
+      }
+      const auto waited = std::count_if(c.rows.begin(), c.rows.end(), [](const ComparedConfig& r) {
+        return !barrier_wait_change_note(r.base_wait_pct, r.new_wait_pct).empty();
+      });
+      if (waited) {
+        text << waited << " configuration(s) note workers that waited " << kBarrierWaitFlagPct
+             << "% or more of their time at the per-layer barriers on a side: one worker ran slower than "
+                "the rest there (descheduled by the host, a shared core), so that side's time is that "
+                "worker's, not the code's.\n";
       }
       if (few) {
         text << "WARNING: " << few << " configuration(s) have fewer than " << kUTestOptimalRepetitions

@@ -35,6 +35,8 @@ struct ComparedConfig {
   std::size_t base_n = 0, new_n = 0;        // repetitions
   double base_ns = 0, new_ns = 0;           // medians
   std::optional<double> base_gbps, new_gbps;  // medians
+  std::optional<double> base_wait_pct, new_wait_pct;  // medians of barrier_wait_pct (decode rows
+                                                      // of 2 or more threads)
   double time_ratio = 1;                    // new / base
   double change = 0;                        // time_ratio - 1 (> 0: slower)
   std::optional<UTestResult> utest;         // nullopt: too few repetitions for any test

@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 
+#include "analysis/barrier_wait.h"
 #include "analysis/compare_command.h"
 #include "analysis/input_error.h"
 #include "tests/analysis/synthetic_results.h"
@@ -397,6 +398,42 @@ TEST(CompareCommand, CommaListsAreRounds) {
   testing::run_command(compare_main, {"compare", list(d.base_files, 3), next, "--format", "md", "--out", pooled.string()});
   EXPECT_NE(read(pooled).find("Pooled: 3 base and 4 new run(s)"), std::string::npos) << read(pooled);
   EXPECT_EQ(testing::run_command(compare_main, {"compare", base + ",", next}), 2);  // an empty name
+}
+
+// A multi-threaded row whose workers waited at the barriers on one side says so beside its
+// verdict: its time there is the slowest worker's.
+TEST(CompareCommand, NotesBarrierWaitsOfEitherSide) {
+  const SyntheticMachine m;
+  const auto dir = testing::scratch_dir("CompareCommand.BarrierWaits");
+  const auto rows = [&](double mean, unsigned seed, const std::string& waited) {
+    auto out = testing::repetition_rows(m, normal_times(mean, 0.01, 10, seed), "fp32", 1024, 2);
+    for (auto& r : out) r["barrier_wait_pct"] = waited;
+    return out;
+  };
+  std::vector<std::string> header = testing::schema_header();
+  header.push_back("barrier_wait_pct");
+  const auto base = dir / "base.csv", slow = dir / "slow.csv", calm = dir / "calm.csv";
+  testing::write_text(base, testing::to_csv(rows(1e6, 1, "3.6"), header));
+  testing::write_text(slow, testing::to_csv(rows(1.3e6, 2, "37.8"), header));
+  testing::write_text(calm, testing::to_csv(rows(1e6, 3, "12"), header));
+  const auto base_rows = load_results(base.string()), slow_rows = load_results(slow.string());
+  const Comparison c = compare_results(base_rows, slow_rows, {});
+  ASSERT_EQ(c.rows.size(), 1u);
+  ASSERT_TRUE(c.rows[0].base_wait_pct && c.rows[0].new_wait_pct);
+  EXPECT_NEAR(*c.rows[0].base_wait_pct, 3.6, 1e-9);
+  EXPECT_NEAR(*c.rows[0].new_wait_pct, 37.8, 1e-9);
+  const auto md = dir / "slow.md";
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", base.string(), slow.string(), "--format", "md",
+                                                "--out", md.string()}), 1);  // still a slowdown
+  const std::string text = read(md);
+  EXPECT_NE(text.find("workers waited 4% -> 38% at barriers"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 configuration(s) note workers that waited 25%"), std::string::npos) << text;
+  // Waits under the flag on both sides are the partition's own: no note.
+  const auto quiet = dir / "calm.md";
+  testing::run_command(compare_main, {"compare", base.string(), calm.string(), "--format", "md", "--out", quiet.string()});
+  EXPECT_EQ(read(quiet).find("waited"), std::string::npos) << read(quiet);
+  EXPECT_EQ(barrier_wait_change_note(std::nullopt, std::nullopt), "");
+  EXPECT_EQ(barrier_wait_change_note(std::nullopt, 30.0), "workers waited - -> 30% at barriers");
 }
 
 TEST(CompareCommand, BadInputIsExitTwo) {
