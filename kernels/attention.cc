@@ -395,6 +395,32 @@ HWY_INLINE hn::Vec<hn::Full128<float>> Sum4(D d, V a0, V a1, V a2, V a3) {
 }
 #endif
 
+// v as a register. GCC folds a vector load into each FMA that uses it (a memory operand apiece),
+// so a vector that several FMAs share was loaded once per FMA: an fp32 V chunk once per head (on
+// AVX-512 16 loads of 64 bytes and 4 broadcasts per 16 FMAs at 4 heads x 4 chunks), a K chunk once
+// per head, a query chunk once per row of the block, a p broadcast once per chunk. The empty asm
+// makes the loaded value a register operand, read once.
+// Measured (kernel_bench floor/, one KV head, rows in L1 or L2: the arithmetic alone; best of 10
+// repetitions per round, best round over main's best):
+//   V chunks (results/xeon-emr-16c-kvm/heads-in-lanes/): EMR host, 4 rounds, fp32 G = 2 0.88
+//   (512 positions) and 0.89 (64), G = 8 0.95-0.96, G = 1 1.00; Zen 3 guest G = 2 0.83-0.86.
+//   decode_step Qwen3-0.6B from L2, the LLC and DRAM, 1 and 16 threads (EMR, 8 rounds): no row
+//   moved significantly (fp32 medians 0.89-1.03).
+//   Then the K, query and p operands (results/xeon-emr-16c-kvm/operands-in-registers/; in the
+//   four AVX3 fp32 kernels, FMAs with a memory operand 2055 -> 1082, of them 552 -> 62 on an
+//   address loaded within the 24 instructions before): Zen 3 guest (AVX2),
+//   12 rounds, fp32 G = 2 and G = 8 at 512 positions 0.91 and 0.92 (0.88-0.93 in 20 of 24
+//   rounds); EMR host, two calls of 4 and 6 rounds, fp32 G = 1, 2, 8 0.96-1.02, fp16, bf16, int8
+//   G = 8 0.97-1.01; the GQA rows from DRAM (G = 1 and 8, 16 threads, 6 rounds) unchanged. So the
+//   AVX-512 core was not load-bound here; the AVX2 one was.
+template <class V>
+HWY_INLINE V InRegister(V v) {
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+  asm("" : "+v"(v.raw));
+#endif
+  return v;
+}
+
 // fp32 rows of C vectors (4 or 8: head_dim 64 or 128 on 512-bit targets) for groups of up to 2
 // heads: the query in registers, and the block's rows read two at a time, chunk by chunk, instead
 // of chunk j of all R rows, then chunk j + 1 (the general order below, which walks 2 KB of fp32
@@ -422,14 +448,15 @@ HWY_INLINE void ScoreRowPairs(D df, P k, std::int64_t stride, std::int32_t d, co
 #pragma GCC unroll 16
   for (int h = 0; h < H; ++h)
 #pragma GCC unroll 16
-    for (int c = 0; c < C; ++c) qv[h * C + c] = hn::LoadU(df, q + h * d + c * N);
+    for (int c = 0; c < C; ++c) qv[h * C + c] = InRegister(hn::LoadU(df, q + h * d + c * N));
 #pragma GCC unroll 16
   for (int r0 = 0; r0 < R; r0 += 2)
 #pragma GCC unroll 16
     for (int c = 0; c < C; ++c)
 #pragma GCC unroll 16
       for (int r = r0; r < R && r < r0 + 2; ++r) {
-        const hn::Vec<D> kv = LoadChunk(df, k + r * stride + c * N);
+        hn::Vec<D> kv = LoadChunk(df, k + r * stride + c * N);
+        if constexpr (H > 1) kv = InRegister(kv);
 #pragma GCC unroll 16
         for (int h = 0; h < H; ++h) acc[r * H + h] = hn::MulAdd(kv, qv[h * C + c], acc[r * H + h]);
       }
@@ -471,8 +498,8 @@ HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
       hn::Vec<D> qe[H], qo[H];
       for (int h = 0; h < H; ++h) {
         if constexpr (kQSplit) {
-          qe[h] = hn::LoadU(df, q + h * d + j);
-          qo[h] = hn::LoadU(df, q + h * d + j + N);
+          qe[h] = InRegister(hn::LoadU(df, q + h * d + j));
+          qo[h] = InRegister(hn::LoadU(df, q + h * d + j + N));
         } else {
           LoadQueryPair(df, q + h * d + j, &qe[h], &qo[h]);
         }
@@ -489,9 +516,10 @@ HWY_INLINE void ScoreBlock(D df, P k, std::int64_t stride, std::int32_t d,
   }
   for (; j + N <= d; j += N) {
     hn::Vec<D> qv[H];
-    for (int h = 0; h < H; ++h) qv[h] = hn::LoadU(df, q + h * d + j);
+    for (int h = 0; h < H; ++h) qv[h] = InRegister(hn::LoadU(df, q + h * d + j));
     for (int r = 0; r < R; ++r) {
-      const hn::Vec<D> kv = LoadChunk(df, k + r * stride + j);
+      hn::Vec<D> kv = LoadChunk(df, k + r * stride + j);
+      if constexpr (std::is_same_v<P, const float*> && H > 1) kv = InRegister(kv);
       for (int h = 0; h < H; ++h) acc[r * H + h] = hn::MulAdd(kv, qv[h], acc[r * H + h]);
     }
   }
@@ -666,24 +694,6 @@ struct StreamPrefetch {
   }
 };
 
-// v as a register. GCC folds a vector load into each FMA that uses it (a memory operand apiece),
-// so an fp32 V chunk shared by H heads was loaded H times: on AVX-512 16 loads of 64 bytes and 4
-// broadcasts per 16 FMAs (4 heads x 4 chunks), more than the two 64-byte loads a cycle can feed;
-// on AVX2 10 loads per 8 FMAs. The empty asm makes the loaded value a register operand, read once.
-// Measured (results/xeon-emr-16c-kvm/heads-in-lanes/; kernel_bench floor/, one KV head, best of 10
-// repetitions per round, best round over main's best): EMR host, 4 rounds, fp32 G = 2 0.88 (512
-// positions, L2) and 0.89 (64, L1), G = 8 0.95-0.96, G = 1 (no block of heads) 1.00; Zen 3 guest
-// G = 2 0.83-0.86, G = 8 0.94 (both builds with the heads-in-lanes scores). decode_step
-// Qwen3-0.6B from L2, the LLC and DRAM, 1 and 16 threads (EMR, 8 alternating rounds): no row moved
-// significantly (fp32 medians 0.89-1.03).
-template <class V>
-HWY_INLINE V InRegister(V v) {
-#if HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
-  asm("" : "+v"(v.raw));
-#endif
-  return v;
-}
-
 // acc_h += sum_r p[h][r] * v_r for H heads over C chunks of N dims starting at dim j0.
 // kLines (RowLines) instead of pf: row r prefetches the C lines of row r of `ahead`, PREFETCHT2
 // (kLinesT2) or PREFETCHT0 (kLinesT0), in line with the FMAs.
@@ -699,7 +709,7 @@ HWY_INLINE void AccumulateBlock(D df, P v, std::int64_t stride, std::int64_t row
     for (int c = 0; c < C; ++c) a[h * C + c] = hn::LoadU(df, acc + h * d + j0 + c * N);
   for (std::int64_t r = 0; r < rows; ++r) {
     hn::Vec<D> pv[H];
-    for (int h = 0; h < H; ++h) pv[h] = hn::Set(df, p[h * kT + r]);
+    for (int h = 0; h < H; ++h) pv[h] = InRegister(hn::Set(df, p[h * kT + r]));
     if constexpr (kPf) (*pf)(pf_row + r, pf_row + r + 1);
     if constexpr (kLines != kNoLines) {
       const char* line = BytePtr(ahead + r * stride);
@@ -733,7 +743,7 @@ HWY_INLINE void AccumulatePairs(D df, P v, std::int64_t stride, std::int64_t row
     for (int i = 0; i < 2 * C; ++i) a[h * 2 * C + i] = hn::LoadU(df, acc + h * d + j0 + i * N);
   for (std::int64_t r = 0; r < rows; ++r) {
     hn::Vec<D> pv[H];
-    for (int h = 0; h < H; ++h) pv[h] = hn::Set(df, p[h * kT + r]);
+    for (int h = 0; h < H; ++h) pv[h] = InRegister(hn::Set(df, p[h * kT + r]));
     if constexpr (kPf) (*pf)(pf_row + r, pf_row + r + 1);
     const P row = v + r * stride + j0;
     for (int c = 0; c < C; ++c) {
