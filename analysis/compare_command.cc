@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "analysis/barrier_wait.h"
+#include "analysis/ceiling_change.h"
 #include "analysis/command_line.h"
 #include "analysis/input_error.h"
 #include "analysis/result_comparison.h"
@@ -121,6 +122,14 @@ std::string p_cell(std::optional<double> p) {
   return text;
 }
 
+// One CPU against itself: the note where the two sides ran against read ceilings far apart.
+// Across CPUs the ceilings differ by design, and the table's GB/s columns already say so; a
+// ceiling row's time is its ceiling.
+std::string moved_ceiling_note(const ComparedConfig& r, bool cross) {
+  if (cross || r.base_example->is_ceiling()) return "";
+  return ceiling_change_note(r.base_ceiling_gbps, r.new_ceiling_gbps, r.base_pct, r.new_pct);
+}
+
 // Each round's ratio, in round order: "1.08 1.14 1.15".
 std::string round_ratios(const ComparedConfig& r) {
   std::string out;
@@ -172,6 +181,9 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
     }
     if (const std::string waited = barrier_wait_change_note(r.base_wait_pct, r.new_wait_pct); !waited.empty()) {
       note += std::string(note.empty() ? "" : "; ") + waited;
+    }
+    if (const std::string moved = moved_ceiling_note(r, cross); !moved.empty()) {
+      note += std::string(note.empty() ? "" : "; ") + moved;
     }
     row.insert(row.end(), {format_number(r.time_ratio, 4), all_columns ? format_number(r.change, 4) : format_percent(r.change),
                            p_cell(p)});
@@ -295,6 +307,16 @@ int compare_main(int argc, char** argv) {
              << "% or more of their time at the per-layer barriers on a side: one worker ran slower than "
                 "the rest there (descheduled by the host, a shared core), so that side's time is that "
                 "worker's, not the code's.\n";
+      }
+      const auto moved = std::count_if(c.rows.begin(), c.rows.end(), [cross](const ComparedConfig& r) {
+        return !moved_ceiling_note(r, cross).empty();
+      });
+      if (moved) {
+        text << moved << " configuration(s) ran against read ceilings more than "
+             << std::lround((kCeilingMovedRatio - 1) * 100)
+             << "% apart (ceiling_gbps, each row's own run's): the machine changed between the runs, so "
+                "their time ratio is the machine's as well as the code's; the note's pct_of_ceiling holds "
+                "each side against its own ceiling.\n";
       }
       if (few) {
         text << "WARNING: " << few << " configuration(s) have fewer than " << kUTestOptimalRepetitions

@@ -217,6 +217,10 @@ Comparison compare_files(const Files& base_files, const Files& new_files, const 
     c.new_gbps = median(values(ng, Col::gbps));
     c.base_wait_pct = median(values(bg, Col::barrier_wait_pct));
     c.new_wait_pct = median(values(ng, Col::barrier_wait_pct));
+    c.base_ceiling_gbps = median(values(bg, Col::ceiling_gbps));
+    c.new_ceiling_gbps = median(values(ng, Col::ceiling_gbps));
+    c.base_pct = median(values(bg, Col::pct_of_ceiling));
+    c.new_pct = median(values(ng, Col::pct_of_ceiling));
     c.time_ratio = c.base_ns > 0 ? c.new_ns / c.base_ns : NAN;
     c.change = c.time_ratio - 1;
     c.utest = mann_whitney_u(base_ns, new_ns);

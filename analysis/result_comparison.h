@@ -37,6 +37,9 @@ struct ComparedConfig {
   std::optional<double> base_gbps, new_gbps;  // medians
   std::optional<double> base_wait_pct, new_wait_pct;  // medians of barrier_wait_pct (decode rows
                                                       // of 2 or more threads)
+  std::optional<double> base_ceiling_gbps, new_ceiling_gbps;  // medians of ceiling_gbps (each
+                                                              // row's own run's read ceiling)
+  std::optional<double> base_pct, new_pct;                    // medians of pct_of_ceiling
   double time_ratio = 1;                    // new / base
   double change = 0;                        // time_ratio - 1 (> 0: slower)
   std::optional<UTestResult> utest;         // nullopt: too few repetitions for any test

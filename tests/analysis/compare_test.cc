@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "analysis/barrier_wait.h"
+#include "analysis/ceiling_change.h"
 #include "analysis/compare_command.h"
 #include "analysis/input_error.h"
 #include "tests/analysis/synthetic_results.h"
@@ -434,6 +435,46 @@ TEST(CompareCommand, NotesBarrierWaitsOfEitherSide) {
   EXPECT_EQ(read(quiet).find("waited"), std::string::npos) << read(quiet);
   EXPECT_EQ(barrier_wait_change_note(std::nullopt, std::nullopt), "");
   EXPECT_EQ(barrier_wait_change_note(std::nullopt, 30.0), "workers waited - -> 30% at barriers");
+}
+
+// Two runs of one CPU against read ceilings far apart: the note gives each side's ceiling and its
+// share of it; within 10%, or across CPUs (whose ceilings differ by design), no note.
+TEST(CompareCommand, NotesCeilingsFarApart) {
+  const SyntheticMachine m;
+  const auto dir = testing::scratch_dir("CompareCommand.Ceilings");
+  const auto rows = [&](double mean, unsigned seed, const std::string& ceiling, const std::string& pct) {
+    auto out = testing::repetition_rows(m, normal_times(mean, 0.01, 10, seed), "fp32", 1024, 1);
+    for (auto& r : out) {
+      r["ceiling_gbps"] = ceiling;
+      r["pct_of_ceiling"] = pct;
+    }
+    return out;
+  };
+  const auto base = dir / "base.csv", moved = dir / "moved.csv", near = dir / "near.csv";
+  testing::write_text(base, testing::to_csv(rows(1e6, 1, "20", "88")));
+  testing::write_text(moved, testing::to_csv(rows(1.16e6, 2, "15", "76")));
+  testing::write_text(near, testing::to_csv(rows(1e6, 3, "18.5", "90")));
+  const Comparison c = compare_results(load_results(base.string()), load_results(moved.string()), {});
+  ASSERT_EQ(c.rows.size(), 1u);
+  ASSERT_TRUE(c.rows[0].base_ceiling_gbps && c.rows[0].new_ceiling_gbps && c.rows[0].base_pct && c.rows[0].new_pct);
+  EXPECT_NEAR(*c.rows[0].base_ceiling_gbps, 20, 1e-9);
+  EXPECT_NEAR(*c.rows[0].new_pct, 76, 1e-9);
+  const auto md = dir / "moved.md";
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", base.string(), moved.string(), "--format", "md", "--out",
+                                                md.string()}), 1);  // the verdict stays the time's
+  const std::string text = read(md);
+  EXPECT_NE(text.find("ceiling 20.0 -> 15.0 GB/s, 88% -> 76% of it"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 configuration(s) ran against read ceilings more than 10% apart"), std::string::npos) << text;
+  const auto close = dir / "near.md";
+  testing::run_command(compare_main, {"compare", base.string(), near.string(), "--format", "md", "--out", close.string()});
+  EXPECT_EQ(read(close).find("ceiling 20"), std::string::npos) << read(close);
+  const auto cross = dir / "cross.md";
+  testing::run_command(compare_main, {"compare", base.string(), moved.string(), "--cross-cpu", "--format", "md", "--out",
+                                      cross.string()});
+  EXPECT_EQ(read(cross).find("ceiling 20"), std::string::npos) << read(cross);
+  EXPECT_EQ(ceiling_change_note(20.0, std::nullopt, 88.0, std::nullopt), "");
+  EXPECT_EQ(ceiling_change_note(20.0, 22.0, 88.0, 80.0), "");  // exactly 1.10 apart: not beyond it
+  EXPECT_EQ(ceiling_change_note(10.0, 12.5, std::nullopt, 80.4), "ceiling 10.0 -> 12.5 GB/s, - -> 80% of it");
 }
 
 TEST(CompareCommand, BadInputIsExitTwo) {

@@ -1,0 +1,20 @@
+#include "analysis/ceiling_change.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "analysis/text_table.h"
+
+namespace kvb {
+
+std::string ceiling_change_note(std::optional<double> base_ceiling_gbps, std::optional<double> new_ceiling_gbps,
+                                std::optional<double> base_pct, std::optional<double> new_pct) {
+  if (!base_ceiling_gbps || !new_ceiling_gbps || *base_ceiling_gbps <= 0 || *new_ceiling_gbps <= 0) return "";
+  const double apart = std::max(*base_ceiling_gbps, *new_ceiling_gbps) / std::min(*base_ceiling_gbps, *new_ceiling_gbps);
+  if (!(apart > kCeilingMovedRatio)) return "";
+  const auto pct = [](std::optional<double> x) { return x ? std::to_string(std::lround(*x)) + "%" : std::string("-"); };
+  return "ceiling " + format_number(*base_ceiling_gbps, 3) + " -> " + format_number(*new_ceiling_gbps, 3) + " GB/s, " +
+         pct(base_pct) + " -> " + pct(new_pct) + " of it";
+}
+
+}  // namespace kvb
