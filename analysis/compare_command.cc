@@ -122,7 +122,7 @@ std::string p_cell(std::optional<double> p) {
   return text;
 }
 
-// One CPU against itself: the note where the two sides ran against read ceilings far apart.
+// One CPU against itself: the note where the two sides ran against ceilings far apart.
 // Across CPUs the ceilings differ by design, and the table's GB/s columns already say so; a
 // ceiling row's time is its ceiling.
 std::string moved_ceiling_note(const ComparedConfig& r, bool cross) {
@@ -312,7 +312,7 @@ int compare_main(int argc, char** argv) {
         return !moved_ceiling_note(r, cross).empty();
       });
       if (moved) {
-        text << moved << " configuration(s) ran against read ceilings more than "
+        text << moved << " configuration(s) ran against ceilings more than "
              << std::lround((kCeilingMovedRatio - 1) * 100)
              << "% apart (ceiling_gbps, each row's own run's): the machine changed between the runs, so "
                 "their time ratio is the machine's as well as the code's; the note's pct_of_ceiling holds "

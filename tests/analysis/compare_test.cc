@@ -437,7 +437,7 @@ TEST(CompareCommand, NotesBarrierWaitsOfEitherSide) {
   EXPECT_EQ(barrier_wait_change_note(std::nullopt, 30.0), "workers waited - -> 30% at barriers");
 }
 
-// Two runs of one CPU against read ceilings far apart: the note gives each side's ceiling and its
+// Two runs of one CPU against ceilings far apart: the note gives each side's ceiling and its
 // share of it; within 10%, or across CPUs (whose ceilings differ by design), no note.
 TEST(CompareCommand, NotesCeilingsFarApart) {
   const SyntheticMachine m;
@@ -464,7 +464,7 @@ TEST(CompareCommand, NotesCeilingsFarApart) {
                                                 md.string()}), 1);  // the verdict stays the time's
   const std::string text = read(md);
   EXPECT_NE(text.find("ceiling 20.0 -> 15.0 GB/s, 88% -> 76% of it"), std::string::npos) << text;
-  EXPECT_NE(text.find("1 configuration(s) ran against read ceilings more than 10% apart"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 configuration(s) ran against ceilings more than 10% apart"), std::string::npos) << text;
   const auto close = dir / "near.md";
   testing::run_command(compare_main, {"compare", base.string(), near.string(), "--format", "md", "--out", close.string()});
   EXPECT_EQ(read(close).find("ceiling 20"), std::string::npos) << read(close);
