@@ -338,6 +338,19 @@ std::string read(const std::filesystem::path& p) {
   return s.str();
 }
 
+// `kvbench compare base next --format md --out out [extra...]`: its exit status and the table.
+struct MdComparison {
+  int exit_status;
+  std::string text;
+};
+MdComparison compare_to_md(const std::filesystem::path& base, const std::filesystem::path& next,
+                           const std::filesystem::path& out, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"compare", base.string(), next.string(), "--format", "md", "--out", out.string()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const int status = testing::run_command(compare_main, args);
+  return {status, read(out)};
+}
+
 TEST(CompareCommand, ExitStatusGatesOnSignificantSlowdown) {
   const auto f = write_files("Exit");
   EXPECT_EQ(testing::run_command(compare_main, {"compare", f.base.string(), f.slow.string()}), 1);
@@ -423,16 +436,13 @@ TEST(CompareCommand, NotesBarrierWaitsOfEitherSide) {
   ASSERT_TRUE(c.rows[0].base_wait_pct && c.rows[0].new_wait_pct);
   EXPECT_NEAR(*c.rows[0].base_wait_pct, 3.6, 1e-9);
   EXPECT_NEAR(*c.rows[0].new_wait_pct, 37.8, 1e-9);
-  const auto md = dir / "slow.md";
-  EXPECT_EQ(testing::run_command(compare_main, {"compare", base.string(), slow.string(), "--format", "md",
-                                                "--out", md.string()}), 1);  // still a slowdown
-  const std::string text = read(md);
-  EXPECT_NE(text.find("workers waited 4% -> 38% at barriers"), std::string::npos) << text;
-  EXPECT_NE(text.find("1 configuration(s) note workers that waited 25%"), std::string::npos) << text;
+  const auto slowed = compare_to_md(base, slow, dir / "slow.md");
+  EXPECT_EQ(slowed.exit_status, 1);  // still a slowdown
+  EXPECT_NE(slowed.text.find("workers waited 4% -> 38% at barriers"), std::string::npos) << slowed.text;
+  EXPECT_NE(slowed.text.find("1 configuration(s) note workers that waited 25%"), std::string::npos) << slowed.text;
   // Waits under the flag on both sides are the partition's own: no note.
-  const auto quiet = dir / "calm.md";
-  testing::run_command(compare_main, {"compare", base.string(), calm.string(), "--format", "md", "--out", quiet.string()});
-  EXPECT_EQ(read(quiet).find("waited"), std::string::npos) << read(quiet);
+  const auto quiet = compare_to_md(base, calm, dir / "calm.md");
+  EXPECT_EQ(quiet.text.find("waited"), std::string::npos) << quiet.text;
   EXPECT_EQ(barrier_wait_change_note(std::nullopt, std::nullopt), "");
   EXPECT_EQ(barrier_wait_change_note(std::nullopt, 30.0), "workers waited - -> 30% at barriers");
 }
@@ -459,19 +469,14 @@ TEST(CompareCommand, NotesCeilingsFarApart) {
   ASSERT_TRUE(c.rows[0].base_ceiling_gbps && c.rows[0].new_ceiling_gbps && c.rows[0].base_pct && c.rows[0].new_pct);
   EXPECT_NEAR(*c.rows[0].base_ceiling_gbps, 20, 1e-9);
   EXPECT_NEAR(*c.rows[0].new_pct, 76, 1e-9);
-  const auto md = dir / "moved.md";
-  EXPECT_EQ(testing::run_command(compare_main, {"compare", base.string(), moved.string(), "--format", "md", "--out",
-                                                md.string()}), 1);  // the verdict stays the time's
-  const std::string text = read(md);
-  EXPECT_NE(text.find("ceiling 20.0 -> 15.0 GB/s, 88% -> 76% of it"), std::string::npos) << text;
-  EXPECT_NE(text.find("1 configuration(s) ran against ceilings more than 10% apart"), std::string::npos) << text;
-  const auto close = dir / "near.md";
-  testing::run_command(compare_main, {"compare", base.string(), near.string(), "--format", "md", "--out", close.string()});
-  EXPECT_EQ(read(close).find("ceiling 20"), std::string::npos) << read(close);
-  const auto cross = dir / "cross.md";
-  testing::run_command(compare_main, {"compare", base.string(), moved.string(), "--cross-cpu", "--format", "md", "--out",
-                                      cross.string()});
-  EXPECT_EQ(read(cross).find("ceiling 20"), std::string::npos) << read(cross);
+  const auto far = compare_to_md(base, moved, dir / "moved.md");
+  EXPECT_EQ(far.exit_status, 1);  // the verdict stays the time's
+  EXPECT_NE(far.text.find("ceiling 20.0 -> 15.0 GB/s, 88% -> 76% of it"), std::string::npos) << far.text;
+  EXPECT_NE(far.text.find("1 configuration(s) ran against ceilings more than 10% apart"), std::string::npos) << far.text;
+  const auto close = compare_to_md(base, near, dir / "near.md");
+  EXPECT_EQ(close.text.find("ceiling 20"), std::string::npos) << close.text;
+  const auto cross = compare_to_md(base, moved, dir / "cross.md", {"--cross-cpu"});
+  EXPECT_EQ(cross.text.find("ceiling 20"), std::string::npos) << cross.text;
   EXPECT_EQ(ceiling_change_note(20.0, std::nullopt, 88.0, std::nullopt), "");
   EXPECT_EQ(ceiling_change_note(20.0, 22.0, 88.0, 80.0), "");  // exactly 1.10 apart: not beyond it
   EXPECT_EQ(ceiling_change_note(10.0, 12.5, std::nullopt, 80.4), "ceiling 10.0 -> 12.5 GB/s, - -> 80% of it");
