@@ -27,14 +27,14 @@ do for [fmt in "svg png"] {
   plot datafile index 0 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#1f77b4" title "fp32 32L 32q/8kv d128 ctx 16384 (DRAM)", \
        datafile index 1 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#ff7f0e" title "fp16 32L 32q/8kv d128 ctx 16384 (DRAM)", \
        datafile index 2 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#2ca02c" title "bf16 32L 32q/8kv d128 ctx 16384 (DRAM)", \
-       datafile index 3 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#d62728" title "int8 28L 16q/8kv d128 ctx 18441 (DRAM)", \
+       datafile index 3 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#d62728" title "int8 28L 16q/8kv d128 ctx 18158 (DRAM)", \
        datafile index 4 using 1:2 with linespoints pt 4 ps 1.2 dt 2 lw 2 lc rgb "#333333" title "DRAM read ceiling"
   unset key
   set lmargin at screen 0.57
   set rmargin at screen 0.97
   set title "% of the read ceiling at the same level and thread count" noenhanced
   set ylabel "% of read ceiling"
-  set yrange [0:129.6201323]
+  set yrange [0:117.7410218]
   set ytics auto
   plot datafile index 0 using 1:3 with linespoints pt 7 ps 1 lw 2 lc rgb "#1f77b4" notitle, \
        datafile index 1 using 1:3 with linespoints pt 7 ps 1 lw 2 lc rgb "#ff7f0e" notitle, \
