@@ -4,7 +4,9 @@
 // arm after the other measures the drift; rounds that alternate, the order swapped every round,
 // and a verdict on the rounds' paired time ratios measure the change. Every run of a round gets
 // the same --llc, decided once here: measured in each run, the knee can cross a power of two
-// between the arms and their `--context auto` rows would not match.
+// between the arms and their `--context auto` rows would not match. A build from before --llc
+// (main dbd082a and older) sizes everything from hwloc's LLC and refuses the option; against one,
+// the other arm's runs get --llc hwloc, so both still size and label from one LLC.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -19,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -108,6 +111,18 @@ int run_process(std::vector<std::string> argv, std::vector<std::string> env, con
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
+// Whether `binary run` takes --llc, from its `run --help` (written to `scratch`, then removed).
+// A help that fails to run says nothing: the arm's first run will name its own problem.
+bool run_takes_llc(const Arm& a, const fs::path& scratch) {
+  const int rc = run_process({a.binary, "run", "--help"}, child_environment(a.env), scratch.string());
+  std::ifstream in(scratch);
+  const std::string help((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  std::error_code ec;
+  fs::remove(scratch, ec);
+  return rc != 0 || help.find("--llc") != std::string::npos;
+}
+
 std::string shell_line(const std::vector<std::string>& env, const std::vector<std::string>& argv) {
   std::string line;
   const auto quoted = [](const std::string& s) {
@@ -157,8 +172,9 @@ int ab_main(const std::vector<std::string>& all_args) {
       "Round r runs base then new (odd r) or new then base (even r), each a kvbench run into\n"
       "DIR/<arm>-<r>.csv (its output in DIR/<arm>-<r>.log); DIR/commands.txt lists every command,\n"
       "DIR/compare.md the verdict. Every run gets the --llc decided once before the first, unless\n"
-      "--llc is among the options here (one in a --config file is overridden). Exit status:\n"
-      "compare's (1 where new is significantly slower)");
+      "--llc is among the options here (one in a --config file is overridden); against a binary\n"
+      "whose run takes no --llc (an older build, sized from hwloc's LLC) the other arm gets\n"
+      "--llc hwloc. Exit status: compare's (1 where new is significantly slower)");
   desc.add_options()("help,h", "this help")
       ("dir", po::value<std::string>(), "folder for the runs' CSVs, logs and the comparison (new or empty)")
       ("base", po::value<std::string>(), "the base arm's kvbench binary (default: this one)")
@@ -212,17 +228,33 @@ int ab_main(const std::vector<std::string>& all_args) {
         throw UsageError(std::string("kvbench ab names each run's file itself: leave out ") + option);
     }
   }
+  fs::create_directories(dir);
+  bool takes_llc[2];
+  for (std::size_t i = 0; i < 2; ++i) {
+    takes_llc[i] = run_takes_llc(arms[i], dir / (arms[i].name + "-run-help.txt"));
+    if (!takes_llc[i] && (names_option(common, "--llc") || names_option(arms[i].args, "--llc")))
+      throw UsageError("--" + arms[i].name + " '" + arms[i].binary + "' takes no --llc (a build from before "
+                       "the option, sized from hwloc's LLC): leave --llc out, and the other arm's runs get "
+                       "--llc hwloc");
+  }
   // One LLC for every run, unless the options choose one.
   std::vector<std::string> shared = common;
   if (!names_option(common, "--llc") && !names_option(arms[0].args, "--llc") && !names_option(arms[1].args, "--llc")) {
-    const auto topo = Topology::discover();
-    const LlcDecision llc = apply_llc_option(*topo, LlcSetting{});
-    shared.push_back("--llc");
-    shared.push_back(llc.bytes > 0 ? llc_option_value(llc.bytes) : "hwloc");
-    std::fprintf(stderr, "kvbench: ab: every run gets --llc %s\n", shared.back().c_str());
+    if (takes_llc[0] && takes_llc[1]) {
+      const auto topo = Topology::discover();
+      const LlcDecision llc = apply_llc_option(*topo, LlcSetting{});
+      shared.push_back("--llc");
+      shared.push_back(llc.bytes > 0 ? llc_option_value(llc.bytes) : "hwloc");
+      std::fprintf(stderr, "kvbench: ab: every run gets --llc %s\n", shared.back().c_str());
+    } else {
+      for (std::size_t i = 0; i < 2; ++i) {
+        if (takes_llc[i]) arms[i].args.insert(arms[i].args.begin(), {"--llc", "hwloc"});
+        else std::fprintf(stderr, "kvbench: ab: %s takes no --llc (a build from before it) and sizes from hwloc's LLC; "
+                          "so do the other arm's runs (--llc hwloc)\n", arms[i].binary.c_str());
+      }
+    }
   }
 
-  fs::create_directories(dir);
   std::ofstream commands(dir / "commands.txt");
   commands << "# kvbench ab, " << rounds << " rounds; exit status and seconds after each command\n";
   std::map<std::string, std::vector<std::string>> files;

@@ -651,6 +651,47 @@ TEST_F(KvbenchBinary, AbAlternatesTheArmsAndComparesTheRounds) {
   EXPECT_EQ(slurp(dir_ / "ab" / "commands.txt"), kept);
 }
 
+// Against a build from before --llc (its run help does not name it, its runs refuse it and size
+// from hwloc's LLC; here a script around this binary), ab gives the other arm --llc hwloc instead
+// of an --llc for every run, so both size and label from hwloc's LLC; naming --llc for such an
+// arm is refused before anything runs.
+TEST_F(KvbenchBinary, AbAgainstABuildWithoutLlcGivesTheOtherArmHwlocs) {
+  const fs::path old = dir_ / "kvbench-before-llc";
+  {
+    std::ofstream script(old);
+    script << "#!/bin/sh\n"
+              "for a in \"$@\"; do case \"$a\" in --llc|--llc=*) echo \"unknown option $a\" >&2; exit 2;; esac; done\n"
+              "if [ \"$1 $2\" = \"run --help\" ]; then '" KVBENCH_BINARY "' run --help | grep -v -e --llc; exit 0; fi\n"
+              "exec '" KVBENCH_BINARY "' \"$@\" --llc hwloc\n";  // sized from hwloc's LLC, as such builds are
+  }
+  fs::permissions(old, fs::perms::owner_all);
+  const std::string options = " --rounds 2 -- --config ci-smoke --benchmarks decode_step --dtype fp32 --context 64 "
+                              "--ceilings none";
+  const Result r = run("ab --dir ab --base '" + old.string() + "'" + options);
+  ASSERT_TRUE(r.status == 0 || r.status == 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("takes no --llc"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("every run gets --llc"), std::string::npos) << r.err;
+  std::istringstream commands(slurp(dir_ / "ab" / "commands.txt"));
+  std::string line;
+  int runs = 0;
+  while (std::getline(commands, line)) {
+    if (line.find(" run ") == std::string::npos) continue;
+    ++runs;
+    EXPECT_EQ(line.find("--llc hwloc") != std::string::npos, line.find("/new-") != std::string::npos) << line;
+  }
+  EXPECT_EQ(runs, 4);
+  for (const std::string arm : {"base", "new"}) {
+    const Csv csv = read_csv(dir_ / "ab" / (arm + "-1.csv"));
+    ASSERT_FALSE(csv.rows.empty()) << arm;
+    for (const auto& row : csv.rows) EXPECT_EQ(row.at("llc_source"), "hwloc") << arm;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "ab" / "base-run-help.txt"));
+  const Result refused = run("ab --dir ab2 --base '" + old.string() + "'" + options + " --llc 32MiB");
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_NE(refused.err.find("takes no --llc"), std::string::npos) << refused.err;
+  EXPECT_FALSE(fs::exists(dir_ / "ab2" / "base-1.csv"));
+}
+
 // --sw-prefetch picks the attention kernels' prefetch hint; rows say which where it is not the
 // default T0, and validate under each.
 TEST_F(KvbenchBinary, SoftwarePrefetchHintIsAppliedAndRecorded) {
