@@ -247,10 +247,14 @@ int ab_main(const std::vector<std::string>& all_args) {
       shared.push_back(llc.bytes > 0 ? llc_option_value(llc.bytes) : "hwloc");
       std::fprintf(stderr, "kvbench: ab: every run gets --llc %s\n", shared.back().c_str());
     } else {
+      for (std::size_t i = 0; i < 2; ++i)
+        if (!takes_llc[i])
+          std::fprintf(stderr, "kvbench: ab: %s takes no --llc (a build from before it): it sizes from hwloc's LLC\n",
+                       arms[i].binary.c_str());
       for (std::size_t i = 0; i < 2; ++i) {
-        if (takes_llc[i]) arms[i].args.insert(arms[i].args.begin(), {"--llc", "hwloc"});
-        else std::fprintf(stderr, "kvbench: ab: %s takes no --llc (a build from before it) and sizes from hwloc's LLC; "
-                          "so do the other arm's runs (--llc hwloc)\n", arms[i].binary.c_str());
+        if (!takes_llc[i]) continue;
+        arms[i].args.insert(arms[i].args.begin(), {"--llc", "hwloc"});
+        std::fprintf(stderr, "kvbench: ab: so the %s arm's runs get --llc hwloc\n", arms[i].name.c_str());
       }
     }
   }

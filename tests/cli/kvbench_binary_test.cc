@@ -670,6 +670,7 @@ TEST_F(KvbenchBinary, AbAgainstABuildWithoutLlcGivesTheOtherArmHwlocs) {
   const Result r = run("ab --dir ab --base '" + old.string() + "'" + options);
   ASSERT_TRUE(r.status == 0 || r.status == 1) << r.out << r.err;
   EXPECT_NE(r.err.find("takes no --llc"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("so the new arm's runs get --llc hwloc"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("every run gets --llc"), std::string::npos) << r.err;
   std::istringstream commands(slurp(dir_ / "ab" / "commands.txt"));
   std::string line;
