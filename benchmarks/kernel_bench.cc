@@ -4,6 +4,9 @@
 // floor/*: the fast kernel on one KV head whose rows sit in L1 (16 and 64 positions) or L2 (512),
 // G = 1, 2, 8: its own cost per cached position (s/pos), where memory sets no pace. That is what
 // bounds the LLC-resident and the large-G rows (results/epyc-zen5-2c-kvm-508m/kernel-floor/).
+// overlap/*: a plain read stream doing N FMAs per vector it reads, its arithmetic alone (L1) and
+// from DRAM, with and without a 4 KB window: the share of the read rate that survives as much
+// arithmetic per line as a kernel's floor/ row shows (results/xeon-emr-2c-kvm/overlap/).
 //
 // Working sets: context 64 (<= 0.5 MB per layer: L2), 1024 (<= 8 MB: L3) and 16384 with the
 // layers rotated per iteration so the rotation spans >= 4x the L3 (and >= 256 MB): every
@@ -34,6 +37,7 @@
 #include <unistd.h>
 
 #include "benchmark/benchmark.h"
+#include "harness/ceiling_kernels.h"
 #include "harness/error.h"
 #include "harness/memory.h"
 #include "harness/metadata.h"
@@ -331,6 +335,66 @@ void BM_AppendVsMemcpy(benchmark::State& state, DType dtype) {
                                               benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// How much of one core's read bandwidth survives arithmetic per byte (harness ceiling_read_fma):
+// a plain stream with `fmas` FMAs on every vector it reads, from L1 (16 KiB, 64 passes per
+// iteration: the arithmetic's own time) and from DRAM (one pass over as many bytes as the
+// attention rows rotate through), without a software window or with one prefetch_bytes ahead
+// (4096: the attention kernels' kPrefetchBytes). A kernel whose rows take x ns per line from L2
+// (floor/) does about as much work per line as the overlap/ row whose L1 time is x; that row's
+// DRAM rate over its fma:0 row's is what a stream doing that much work keeps of the read rate.
+const float* overlap_buffer(std::int64_t bytes, ThpState* thp, std::string* error) {
+  static Buffer small, large;
+  static ThpState large_thp = ThpState::kUnknown;
+  Buffer& b = bytes <= (std::int64_t{1} << 20) ? small : large;
+  if (b.data() == nullptr || static_cast<std::int64_t>(b.size()) != bytes) {
+    try {
+      b = Buffer(topology(), static_cast<std::size_t>(bytes), Placement{});
+    } catch (const HarnessError& e) {
+      *error = e.what();
+      return nullptr;
+    }
+    float* f = static_cast<float*>(b.data());
+    std::fill(f, f + bytes / static_cast<std::int64_t>(sizeof(float)), 1.0f);  // faults the pages in
+    if (&b == &large) large_thp = b.thp();
+  }
+  *thp = &b == &large ? large_thp : ThpState::kUnknown;
+  return static_cast<const float*>(b.data());
+}
+
+void BM_ReadUnderFma(benchmark::State& state, int fmas, std::int64_t prefetch_bytes, bool dram) {
+  const std::int64_t bytes = dram ? rotation_bytes() : std::int64_t{16} << 10;
+  const std::int64_t passes = dram ? 1 : 64;
+  std::string error;
+  ThpState thp = ThpState::kUnknown;
+  const float* p = overlap_buffer(bytes, &thp, &error);
+  if (p == nullptr) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  const std::int64_t n = bytes / static_cast<std::int64_t>(sizeof(float));
+  // Every element is 1.0: the sums come to n, and with FMAs each chain lane settles at 2.0.
+  const float once = ceiling_read_fma(p, n, fmas, prefetch_bytes);
+  const double want = static_cast<double>(n) + (fmas > 0 ? 2.0 * static_cast<double>(ceiling_block_floats()) : 0.0);
+  if (!(std::fabs(static_cast<double>(once) - want) <= 1e-3 * want)) {
+    state.SkipWithError("ceiling_read_fma returned a wrong sum");
+    return;
+  }
+  for (auto _ : state) {
+    float acc = 0;
+    for (std::int64_t r = 0; r < passes; ++r) acc += ceiling_read_fma(p, n, fmas, prefetch_bytes);
+    benchmark::DoNotOptimize(acc);
+  }
+  const double lines = static_cast<double>(bytes * passes) / 64.0;
+  state.counters["GB/s"] = benchmark::Counter(static_cast<double>(bytes * passes) * 1e-9,
+                                              benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["s/line"] = benchmark::Counter(lines, benchmark::Counter::kIsIterationInvariantRate |
+                                                           benchmark::Counter::kInvert);
+  const double vectors_per_line = 64.0 / (static_cast<double>(ceiling_block_floats()) / 8.0 * sizeof(float));
+  state.counters["fma/line"] = fmas * vectors_per_line;
+  if (dram) state.counters["huge_pages"] = thp == ThpState::kYes ? 1 : thp == ThpState::kNo ? 0 : -1;
+  state.SetLabel(std::string(ceiling_target_name()) + (prefetch_bytes > 0 ? "+PF-T0" : "+PF-NONE"));
+}
+
 benchmark::internal::Benchmark* add(const std::string& name, Kernel kernel, const CacheShape& shape,
                                     std::int64_t context) {
   return benchmark::RegisterBenchmark(name.c_str(), BM_DecodeAttention, kernel, shape, context)
@@ -350,6 +414,13 @@ void register_all() {
                                  BM_AppendVsMemcpy, dtype)
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);
+  for (std::int64_t prefetch_bytes : {std::int64_t{0}, std::int64_t{4096}})
+    for (int fmas : ceiling_read_fma_counts)
+      for (bool dram : {false, true})
+        benchmark::RegisterBenchmark(("overlap/fma:" + std::to_string(fmas) + "/pf:" + std::to_string(prefetch_bytes) +
+                                      (dram ? "/DRAM" : "/L1")).c_str(),
+                                     BM_ReadUnderFma, fmas, prefetch_bytes, dram)
+            ->Unit(benchmark::kMillisecond);
   for (DType dtype : kAllDTypes)
     for (std::int32_t g : {1, 2, 8})
       for (std::int64_t context : {std::int64_t{16}, std::int64_t{64}, std::int64_t{512}})

@@ -2,12 +2,18 @@
 // run time. Eight independent accumulators (or streams) per loop hide load/FMA latency.
 #include "harness/ceiling_kernels.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <iterator>
+#include <string>
+
+#include "harness/error.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "harness/ceiling_kernels.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -36,6 +42,53 @@ float ReadImpl(const float* HWY_RESTRICT p, std::int64_t n) {
   for (; i < n; ++i) tail += p[i];
   a0 = hn::Add(hn::Add(hn::Add(a0, a1), hn::Add(a2, a3)), hn::Add(hn::Add(a4, a5), hn::Add(a6, a7)));
   return hn::GetLane(hn::SumOfLanes(d, a0)) + tail;
+}
+
+// Every vector read is summed (the loads cannot be dropped) and feeds kFmas FMAs, one on each of
+// the next kFmas chains: chain = chain * 0.5 + v, so each of the eight chains takes kFmas of a
+// block's 8 x kFmas FMAs (4-cycle latency, two FMA ports: they keep pace) and settles at 2v
+// instead of growing. The window's lines are computed as integers: the prefetch may point past
+// the buffer (it never faults), the pointer may not.
+template <int kFmas>
+float ReadFmaT(const float* HWY_RESTRICT p, std::int64_t n, std::int64_t prefetch_bytes) {
+  const hn::ScalableTag<float> d;
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(d));
+  const auto half = hn::Set(d, 0.5f);
+  hn::Vec<decltype(d)> sum[8], chain[8];
+  for (int k = 0; k < 8; ++k) sum[k] = chain[k] = hn::Zero(d);
+  const auto block_bytes = static_cast<std::uintptr_t>(8 * N * sizeof(float));
+  std::int64_t i = 0;
+  for (; i + 8 * N <= n; i += 8 * N) {
+    if (prefetch_bytes > 0) {
+      const std::uintptr_t ahead = reinterpret_cast<std::uintptr_t>(p + i) + static_cast<std::uintptr_t>(prefetch_bytes);
+      for (std::uintptr_t o = 0; o < block_bytes; o += 64) hwy::Prefetch(reinterpret_cast<const char*>(ahead + o));
+    }
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; ++k) {
+      const auto v = hn::LoadU(d, p + i + k * N);
+      sum[k] = hn::Add(sum[k], v);
+#pragma GCC unroll 32
+      for (int f = 0; f < kFmas; ++f) chain[(k + f) & 7] = hn::MulAdd(chain[(k + f) & 7], half, v);
+    }
+  }
+  float tail = 0;
+  for (; i < n; ++i) tail += p[i];
+  auto total = hn::Zero(d);
+  for (int k = 0; k < 8; ++k) total = hn::Add(total, hn::Add(sum[k], chain[k]));
+  return hn::GetLane(hn::SumOfLanes(d, total)) + tail;
+}
+
+float ReadFmaImpl(const float* HWY_RESTRICT p, std::int64_t n, int fmas, std::int64_t prefetch_bytes) {
+  switch (fmas) {
+    case 0: return ReadFmaT<0>(p, n, prefetch_bytes);
+    case 2: return ReadFmaT<2>(p, n, prefetch_bytes);
+    case 4: return ReadFmaT<4>(p, n, prefetch_bytes);
+    case 8: return ReadFmaT<8>(p, n, prefetch_bytes);
+    case 12: return ReadFmaT<12>(p, n, prefetch_bytes);
+    case 16: return ReadFmaT<16>(p, n, prefetch_bytes);
+    case 24: return ReadFmaT<24>(p, n, prefetch_bytes);
+    default: return 0.0f;  // not one of ceiling_read_fma_counts: ceiling_read_fma refuses it
+  }
 }
 
 void WriteImpl(float* HWY_RESTRICT p, std::int64_t n, float value) {
@@ -109,6 +162,7 @@ HWY_AFTER_NAMESPACE();
 namespace kvb {
 
 HWY_EXPORT(ReadImpl);
+HWY_EXPORT(ReadFmaImpl);
 HWY_EXPORT(WriteImpl);
 HWY_EXPORT(WriteNtImpl);
 HWY_EXPORT(CopyImpl);
@@ -118,6 +172,13 @@ HWY_EXPORT(TargetNameImpl);
 
 std::int64_t ceiling_block_floats() { return 8 * HWY_DYNAMIC_DISPATCH(LanesImpl)(); }
 float ceiling_read(const float* p, std::int64_t n) { return HWY_DYNAMIC_DISPATCH(ReadImpl)(p, n); }
+float ceiling_read_fma(const float* p, std::int64_t n, int fmas, std::int64_t prefetch_bytes) {
+  if (std::find(std::begin(ceiling_read_fma_counts), std::end(ceiling_read_fma_counts), fmas) ==
+      std::end(ceiling_read_fma_counts))
+    throw HarnessError("ceiling_read_fma: " + std::to_string(fmas) +
+                                " FMAs per vector is not one of the compiled counts");
+  return HWY_DYNAMIC_DISPATCH(ReadFmaImpl)(p, n, fmas, prefetch_bytes);
+}
 void ceiling_write(float* p, std::int64_t n, float value) { HWY_DYNAMIC_DISPATCH(WriteImpl)(p, n, value); }
 void ceiling_write_nt(float* p, std::int64_t n, float value) {
   HWY_DYNAMIC_DISPATCH(WriteNtImpl)(p, n, value);

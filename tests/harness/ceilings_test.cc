@@ -1,6 +1,7 @@
 #include "harness/ceilings.h"
 
 #include <algorithm>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -29,6 +30,32 @@ TEST(CeilingKernels, ComputeWhatTheySay) {
   EXPECT_GT(ceiling_fma(10, &sink), 0);
   EXPECT_GT(ceiling_block_floats(), 0);
   EXPECT_NE(std::string(ceiling_target_name()), "");
+}
+
+// The read-under-FMA stream against a double model of what it defines: the elements' sum plus
+// eight chains per lane, vector k of each block stepping chains k..k+fmas-1 (chain * 0.5 + v).
+TEST(CeilingKernels, ReadUnderFmaMatchesItsDoubleModel) {
+  const std::int64_t block = ceiling_block_floats(), lanes = block / 8;
+  const std::int64_t n = 3 * block + 5;  // three blocks and a scalar tail
+  std::vector<float> a(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>((i * 37) % 11) * 0.25f;
+  for (int fmas : ceiling_read_fma_counts) {
+    std::vector<double> chain(static_cast<std::size_t>(8 * lanes), 0.0);
+    double want = 0;
+    for (float x : a) want += x;
+    for (std::int64_t i = 0; i + block <= n; i += block)
+      for (int k = 0; k < 8; ++k)
+        for (int f = 0; f < fmas; ++f)
+          for (std::int64_t l = 0; l < lanes; ++l) {
+            double& c = chain[static_cast<std::size_t>(((k + f) & 7) * lanes + l)];
+            c = c * 0.5 + a[static_cast<std::size_t>(i + k * lanes + l)];
+          }
+    for (double c : chain) want += c;
+    for (std::int64_t ahead : {std::int64_t{0}, std::int64_t{4096}})
+      EXPECT_NEAR(ceiling_read_fma(a.data(), n, fmas, ahead), want, 1e-5 * want)
+          << fmas << " FMAs per vector, prefetch " << ahead << " bytes ahead";
+  }
+  EXPECT_THROW(ceiling_read_fma(a.data(), n, 3, 0), HarnessError);
 }
 
 TEST(Ceilings, WorkingSetsComeFromHwlocAndGrow) {
