@@ -7,6 +7,7 @@
 // overlap/*: a plain read stream doing N FMAs per vector it reads, its arithmetic alone (L1) and
 // from DRAM, with and without a 4 KB window: the share of the read rate that survives as much
 // arithmetic per line as a kernel's floor/ row shows (results/xeon-emr-2c-kvm/overlap/).
+// overlap_threads/*: its DRAM stream with the window on 1, 2, 4, ... and all PUs at once.
 //
 // Working sets: context 64 (<= 0.5 MB per layer: L2), 1024 (<= 8 MB: L3) and 16384 with the
 // layers rotated per iteration so the rotation spans >= 4x the L3 (and >= 256 MB): every
@@ -41,6 +42,7 @@
 #include "harness/error.h"
 #include "harness/memory.h"
 #include "harness/metadata.h"
+#include "harness/thread_pool.h"
 #include "harness/topology.h"
 #include "kernels/attention.h"
 #include "kernels/cache_write.h"
@@ -395,6 +397,51 @@ void BM_ReadUnderFma(benchmark::State& state, int fmas, std::int64_t prefetch_by
   state.SetLabel(std::string(ceiling_target_name()) + (prefetch_bytes > 0 ? "+PF-T0" : "+PF-NONE"));
 }
 
+// The DRAM stream of overlap/ (4 KB window) on `threads` pinned workers at once (compact, as
+// kvbench run pins), each over its own slice of the rotation's bytes, first touched by its
+// worker: with many cores each gets a smaller share of the bandwidth, so each line leaves more
+// time for the arithmetic. Wall time.
+void BM_ReadUnderFmaThreads(benchmark::State& state, int fmas, int threads) {
+  static std::unique_ptr<ThreadPool> pool;
+  static Buffer buffer;
+  const std::int64_t block = ceiling_block_floats();
+  const std::int64_t slice = rotation_bytes() / static_cast<std::int64_t>(sizeof(float)) / threads / block * block;
+  try {
+    if (!pool || pool->size() != threads) {
+      pool.reset();
+      pool = std::make_unique<ThreadPool>(topology(), threads, PinPolicy{});
+      buffer = Buffer(topology(), static_cast<std::size_t>(slice * threads) * sizeof(float), Placement{});
+      float* f = static_cast<float*>(buffer.data());
+      pool->run([&](int w) { std::fill(f + w * slice, f + (w + 1) * slice, 1.0f); });
+    }
+  } catch (const HarnessError& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  const float* p = static_cast<const float*>(buffer.data());
+  std::vector<double> sums(static_cast<std::size_t>(threads) * 8);  // a cache line per worker
+  auto pass = [&] {
+    pool->run([&](int w) {
+      sums[static_cast<std::size_t>(w) * 8] = ceiling_read_fma(p + w * slice, slice, fmas, 4096);
+    });
+  };
+  pass();
+  const double want = static_cast<double>(slice) + (fmas > 0 ? 2.0 * static_cast<double>(block) : 0.0);
+  for (int w = 0; w < threads; ++w)
+    if (!(std::fabs(sums[static_cast<std::size_t>(w) * 8] - want) <= 1e-3 * want)) {
+      state.SkipWithError("ceiling_read_fma returned a wrong sum");
+      return;
+    }
+  for (auto _ : state) {
+    pass();
+    benchmark::DoNotOptimize(sums.data());
+  }
+  const double bytes = static_cast<double>(slice * threads) * sizeof(float);
+  state.counters["GB/s"] = benchmark::Counter(bytes * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["GB/s/thread"] = benchmark::Counter(bytes * 1e-9 / threads, benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(std::string(ceiling_target_name()) + "+PF-T0");
+}
+
 benchmark::internal::Benchmark* add(const std::string& name, Kernel kernel, const CacheShape& shape,
                                     std::int64_t context) {
   return benchmark::RegisterBenchmark(name.c_str(), BM_DecodeAttention, kernel, shape, context)
@@ -421,6 +468,16 @@ void register_all() {
                                       (dram ? "/DRAM" : "/L1")).c_str(),
                                      BM_ReadUnderFma, fmas, prefetch_bytes, dram)
             ->Unit(benchmark::kMillisecond);
+  const int pus = static_cast<int>(topology().pus().size());
+  for (int threads = 1;; threads = std::min(2 * threads, pus)) {
+    for (int fmas : ceiling_read_fma_counts)
+      benchmark::RegisterBenchmark(("overlap_threads/fma:" + std::to_string(fmas) + "/threads:" +
+                                    std::to_string(threads)).c_str(),
+                                   BM_ReadUnderFmaThreads, fmas, threads)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+    if (threads == pus) break;
+  }
   for (DType dtype : kAllDTypes)
     for (std::int32_t g : {1, 2, 8})
       for (std::int64_t context : {std::int64_t{16}, std::int64_t{64}, std::int64_t{512}})
