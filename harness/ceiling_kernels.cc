@@ -176,7 +176,7 @@ float ceiling_read_fma(const float* p, std::int64_t n, int fmas, std::int64_t pr
   if (std::find(std::begin(ceiling_read_fma_counts), std::end(ceiling_read_fma_counts), fmas) ==
       std::end(ceiling_read_fma_counts))
     throw HarnessError("ceiling_read_fma: " + std::to_string(fmas) +
-                                " FMAs per vector is not one of the compiled counts");
+                       " FMAs per vector is not one of the compiled counts");
   return HWY_DYNAMIC_DISPATCH(ReadFmaImpl)(p, n, fmas, prefetch_bytes);
 }
 void ceiling_write(float* p, std::int64_t n, float value) { HWY_DYNAMIC_DISPATCH(WriteImpl)(p, n, value); }
