@@ -39,6 +39,7 @@
 
 #include "benchmark/benchmark.h"
 #include "harness/ceiling_kernels.h"
+#include "harness/ceilings.h"
 #include "harness/chunk_claims.h"
 #include "harness/error.h"
 #include "harness/memory.h"
@@ -399,15 +400,15 @@ void BM_ReadUnderFma(benchmark::State& state, int fmas, std::int64_t prefetch_by
 }
 
 // The DRAM stream of overlap/ (4 KB window) on `threads` pinned workers at once (compact, as
-// kvbench run pins), over slices first-touched by their workers and read in 64 KiB chunks shared
-// out as the DRAM read ceiling and the parallel decode share theirs (harness/chunk_claims): a
+// kvbench run pins), over slices first-touched by their workers and read in kClaimChunkBytes
+// chunks shared out as the DRAM read ceiling shares its own (harness/chunk_claims): a
 // worker the host slows down reads fewer chunks instead of holding the rest up. With many cores
 // each gets a smaller share of the bandwidth, so each line leaves more time for the arithmetic.
 // Wall time.
 void BM_ReadUnderFmaThreads(benchmark::State& state, int fmas, int threads) {
   static std::unique_ptr<ThreadPool> pool;
   static Buffer buffer;
-  const std::int64_t chunk = (std::int64_t{64} << 10) / static_cast<std::int64_t>(sizeof(float));
+  const std::int64_t chunk = kClaimChunkBytes / static_cast<std::int64_t>(sizeof(float));
   const std::int64_t slice = rotation_bytes() / static_cast<std::int64_t>(sizeof(float)) / threads / chunk * chunk;
   try {
     if (!pool || pool->size() != threads) {

@@ -16,9 +16,6 @@ namespace kvb {
 namespace {
 
 constexpr std::int64_t kChunkAlign = 4096;  // bytes; each worker's slice starts on a page
-// Claimed piece of the read ceiling of a shared level: microseconds of one core's stream, so the
-// claim (one mostly uncontended atomic) costs nothing beside it.
-constexpr std::int64_t kClaimChunkBytes = 64 * 1024;
 
 double now_ns() {
   return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now().time_since_epoch()).count();

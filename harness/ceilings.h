@@ -55,6 +55,11 @@ struct CeilingOptions {
   Placement placement{};
 };
 
+// Claimed piece of the read ceiling of a shared level (and of kernel_bench's overlap_threads/
+// stream): microseconds of one core's stream, so the claim (one mostly uncontended atomic)
+// costs nothing beside it.
+inline constexpr std::int64_t kClaimChunkBytes = 64 * 1024;
+
 // One bandwidth kernel on a buffer of `working_set_bytes` split evenly over the pool. Read at a
 // shared level (the LLC, DRAM) on more than one worker claims 64-KiB chunks as the parallel
 // decode does (harness/chunk_claims): each worker its own slice first, then what is left of the
