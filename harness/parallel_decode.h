@@ -68,7 +68,9 @@ inline constexpr std::int64_t kMinChunkRows = 128;
 //   time, median of the per-round ratios, fp32 0.90 / 0.97 / 0.96 (faster in 5, 4 and 4 of 5
 //     rounds), int8 0.99 / 0.91 / 1.02 (at 16 threads the memory is what limits).
 // Chunks of 256 rows or fewer of the narrow dtypes take kernels/attention.cc's one long tile, as
-// the int8 16-thread rows here did (146 rows).
+// the int8 16-thread rows here did (146 rows). Since each chunk's prefetch window runs on into the
+// next (2026-11-30h, same host, 14 rounds at 8 and 16 threads): 32 per worker took fp16 from DRAM
+// at 16 threads 1.09x the time (12 of 14 rounds slower), 8 per worker moved no row beyond 0.95-1.03.
 inline constexpr std::int64_t kChunksPerWorker = 16;
 // The chunks one layer's attention is claimed in: each head's positions cut into k equal pieces,
 // k = min(ceil(kChunksPerWorker x threads / kv_heads), context / kMinChunkRows), at least 1, and

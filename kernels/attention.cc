@@ -61,6 +61,7 @@ struct PartialArgs {
   const float* vscale;
   std::int64_t stride;  // elements between consecutive positions
   std::int64_t rows;    // t1 - t0
+  std::int64_t window_rows;  // rows from t0 the prefetch window may reach: rows, or more (prefetch_to)
   std::int32_t head_dim;
   std::int32_t heads;   // query heads in this pass (<= kMaxHeadsPerPass)
   DType dtype;
@@ -991,8 +992,8 @@ void PartialTyped(const PartialArgs& a) {
   HWY_ALIGN float sums[kShifted ? kTileHeads<kT> * hn::MaxLanes(dt) : 1];
   const std::int64_t row_bytes = dtype_row_bytes(a.dtype, d);
   constexpr bool joint = !kSplit;
-  const auto kpf = StreamPrefetch<P>::Whole(k, a.stride, a.rows, row_bytes, a.prefetch, joint, v);
-  const auto vpf = StreamPrefetch<P>::Whole(v, a.stride, a.rows, row_bytes, a.prefetch);
+  const auto kpf = StreamPrefetch<P>::Whole(k, a.stride, a.window_rows, row_bytes, a.prefetch, joint, v);
+  const auto vpf = StreamPrefetch<P>::Whole(v, a.stride, a.window_rows, row_bytes, a.prefetch);
   // A tile scored in several head passes (G > kHeadsBlock) takes long enough per row that a
   // window of less than a tile runs dry: its first pass would prefetch rows that the same pass
   // reads moments later. There the window is the next tile, and each head pass prefetches an
@@ -1039,7 +1040,7 @@ void PartialTyped(const PartialArgs& a) {
     const std::int64_t pt = t + pf_ahead;  // rows prefetched during this tile
     const float* kscale = a.kscale ? a.kscale + t : nullptr;
     if (a.kscale != nullptr && a.prefetch != SwPrefetch::kNone)
-      for (std::int64_t r = t + kScaleAhead; r < std::min(t + kScaleAhead + kT, a.rows); r += kScalesPerLine) {
+      for (std::int64_t r = t + kScaleAhead; r < std::min(t + kScaleAhead + kT, a.window_rows); r += kScalesPerLine) {
         PrefetchL2(reinterpret_cast<const char*>(a.kscale + r));
         PrefetchL2(reinterpret_cast<const char*>(a.vscale + r));
       }
@@ -1248,14 +1249,14 @@ AttentionPartial attention_partial_from(float* storage, const CacheShape& shape)
 
 Status attention_partial(const CacheView& cache, std::int32_t layer, std::int32_t kv_head,
                          std::int64_t t0, std::int64_t t1, const float* q, float scale,
-                         AttentionPartial out) noexcept {
+                         AttentionPartial out, std::int64_t prefetch_to) noexcept {
   if (Status st = check_cache(cache, layer); !ok(st)) return st;
   if (q == nullptr || out.max == nullptr || out.sum == nullptr || out.acc == nullptr)
     return Status::kNullArgument;
   const CacheGeometry& geo = *cache.geometry;
   const CacheShape& s = geo.shape();
   if (kv_head < 0 || kv_head >= s.kv_heads) return Status::kOutOfRange;
-  if (t0 < 0 || t0 > t1 || t1 > s.capacity) return Status::kOutOfRange;
+  if (t0 < 0 || t0 > t1 || t1 > s.capacity || prefetch_to > s.capacity) return Status::kOutOfRange;
 
   const std::int32_t G = geo.group_size();
   const std::int32_t d = s.head_dim;
@@ -1269,6 +1270,7 @@ Status attention_partial(const CacheView& cache, std::int32_t layer, std::int32_
   }
   a.stride = geo.position_stride();
   a.rows = t1 - t0;
+  a.window_rows = std::max(t1, prefetch_to) - t0;
   a.head_dim = d;
   a.dtype = s.dtype;
   a.scale = scale;

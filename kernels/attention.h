@@ -31,11 +31,15 @@ AttentionPartial attention_partial_from(float* storage, const CacheShape& shape)
 // with the process-wide hint of kernels/sw_prefetch.h (PREFETCHT0 unless set).
 // q points at the G query vectors of this group ([G][head_dim], i.e. q + kv_head*G*head_dim of
 // the full query). An empty range (t0 == t1) yields max=-inf, sum=0, acc=0.
+// prefetch_to: where the caller goes on to read this head's rows [t1, prefetch_to) right after
+// (its next range), the prefetch window runs on into them instead of stopping at t1, so the next
+// call does not start with an empty window; prefetch_to <= t1 stops it at t1. It changes no
+// result: only hints are issued past t1.
 // Errors: kNullArgument (cache, data, q, out, or the row scales of int8/fp8/int4), kOutOfRange (layer, kv_head,
-// t0 < 0, t0 > t1, t1 > capacity).
+// t0 < 0, t0 > t1, t1 > capacity, prefetch_to > capacity).
 Status attention_partial(const CacheView& cache, std::int32_t layer, std::int32_t kv_head,
                          std::int64_t t0, std::int64_t t1, const float* q, float scale,
-                         AttentionPartial out) noexcept;
+                         AttentionPartial out, std::int64_t prefetch_to = 0) noexcept;
 
 // Exact log-sum-exp merge of n partials of one group into `out` ([G][head_dim], normalised).
 // Empty partials contribute nothing; if all are empty the output is zeros.

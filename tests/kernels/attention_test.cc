@@ -241,6 +241,17 @@ TEST_P(SplitMerge, SplitThenMergeEqualsOnePass) {
     }
     EXPECT_TRUE(std::isinf(parts[0].max[0]) && parts[0].sum[0] == 0.0f) << "empty range";
     ASSERT_EQ(merge_partials(s, parts.data(), n, merged.data() + h * G * 128), Status::kOk);
+    // A window that runs on into the next range (prefetch_to) issues hints only: every partial
+    // is bit for bit the one without it.
+    for (int i = 0; i < n; ++i) {
+      std::vector<float> again(ws.size());
+      const std::int64_t next_end = i + 1 < n ? bounds[i + 1][1] : 1000;
+      ASSERT_EQ(attention_partial(cache.view(), 0, h, bounds[i][0], bounds[i][1], q.data() + h * G * 128,
+                                  scale, attention_partial_from(again.data(), s), next_end),
+                Status::kOk);
+      EXPECT_EQ(0, std::memcmp(again.data(), storage[i].data(), again.size() * sizeof(float)))
+          << "range " << i << " of head " << h;
+    }
   }
   EXPECT_LE(max_abs_diff(merged, one), 1e-5);
   const auto ref = reference(cache, 0, 1000, q);
@@ -384,6 +395,9 @@ TEST(AttentionArgs, BadArgumentsReturnTheRightStatus) {
   const AttentionPartial p = attention_partial_from(ws.data(), s);
   EXPECT_EQ(attention_partial(cache.view(), 0, 0, 5, 4, q.data(), 1.0f, p), Status::kOutOfRange);
   EXPECT_EQ(attention_partial(cache.view(), 0, 0, 0, 17, q.data(), 1.0f, p), Status::kOutOfRange);
+  EXPECT_EQ(attention_partial(cache.view(), 0, 0, 0, 3, q.data(), 1.0f, p, 17), Status::kOutOfRange);
+  EXPECT_EQ(attention_partial(cache.view(), 0, 0, 0, 3, q.data(), 1.0f, p, 16), Status::kOk);
+  EXPECT_EQ(attention_partial(cache.view(), 0, 0, 4, 9, q.data(), 1.0f, p, 2), Status::kOk);
   EXPECT_EQ(attention_partial(cache.view(), 0, 0, -1, 3, q.data(), 1.0f, p), Status::kOutOfRange);
   EXPECT_EQ(attention_partial(cache.view(), 0, 2, 0, 3, q.data(), 1.0f, p), Status::kOutOfRange);
   EXPECT_EQ(attention_partial(cache.view(), 2, 0, 0, 3, q.data(), 1.0f, p), Status::kOutOfRange);
