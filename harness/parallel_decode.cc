@@ -104,8 +104,10 @@ struct ParallelDecode::Impl {
   // (fp32 to int8) went unprefetched. On the 16-vCPU EMR host (results/xeon-emr-16c-kvm/
   // session-2026-11-30h/, Qwen3-0.6B decode_step from DRAM, 27 alternating rounds, median time
   // ratio): 16 threads fp16 0.946 and int8 0.957 (faster in 20 and 18 of 27 rounds), 8 threads
-  // 0.963 and 0.934 (19, 20), fp32 and bf16 0.99-1.01; LLC rows 0.96-1.02. On the 2-vCPU guest, at
-  // 2 threads with chunks cut to 292 rows by a scratch knob, int8 0.945 (6 of 6 rounds).
+  // 0.963 and 0.934 (19, 20), fp32 and bf16 0.99-1.01; LLC rows 0.96-1.02. A second call, 20 rounds
+  // at 16 threads with the DRAM read ceiling bracketing each row: int8 0.954 (15 of 20), 67.1 ->
+  // 72.4% of the ceiling; fp16 0.973 and bf16 0.983 (11 of 20). On the 2-vCPU guest, at 2 threads
+  // with chunks cut to 292 rows by a scratch knob, int8 0.945 (6 of 6 rounds).
   std::vector<std::int64_t> prefetch_to;
   std::unique_ptr<AlignedFloats> slab;             // partials: [parity][chunk]
   std::vector<AttentionPartial> chunk_parts[2];    // per chunk
