@@ -71,6 +71,8 @@ inline constexpr std::int64_t kMinChunkRows = 128;
 // the int8 16-thread rows here did (146 rows). Since each chunk's prefetch window runs on into the
 // next (2026-11-30h, same host, 14 rounds at 8 and 16 threads): 32 per worker took fp16 from DRAM
 // at 16 threads 1.09x the time (12 of 14 rounds slower), 8 per worker moved no row beyond 0.95-1.03.
+// Cutting only each worker's last chunk finer (halves down to 1/8, 2026-12-01, 23 rounds) took the
+// 8-thread waits from about 3% to 2% but no row's time beyond 0.98-1.04: the equal chunks stay.
 inline constexpr std::int64_t kChunksPerWorker = 16;
 // The chunks one layer's attention is claimed in: each head's positions cut into k equal pieces,
 // k = min(ceil(kChunksPerWorker x threads / kv_heads), context / kMinChunkRows), at least 1, and
