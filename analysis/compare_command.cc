@@ -147,7 +147,7 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
   if (cross) header.insert(header.end(), {"base_gbps", "new_gbps", "gbps_ratio"});
   if (rounds) header.insert(header.end(), {"rounds", "round_ratios"});
   const bool holm = o.compare.p_adjust == PAdjust::kHolm;
-  header.insert(header.end(), {"time_ratio", "change", "p_value"});
+  header.insert(header.end(), {"time_ratio", "change", "best_ratio", "p_value"});
   if (holm) header.emplace_back("p_holm");
   header.insert(header.end(), {"verdict", "note"});
   TextTable t(header);
@@ -186,7 +186,7 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
       note += std::string(note.empty() ? "" : "; ") + moved;
     }
     row.insert(row.end(), {format_number(r.time_ratio, 4), all_columns ? format_number(r.change, 4) : format_percent(r.change),
-                           p_cell(p)});
+                           format_number(r.best_ratio, 4), p_cell(p)});
     if (holm) row.push_back(p_cell(r.p_adjusted));
     // "slower?": beyond the threshold but untestable, so it does not fail CI.
     row.insert(row.end(), {std::string(verdict_name(r.verdict)) + (!p && r.verdict != Verdict::kSame ? "?" : ""), note});
@@ -307,6 +307,16 @@ int compare_main(int argc, char** argv) {
              << "% or more of their time at the per-layer barriers on a side: one worker ran slower than "
                 "the rest there (descheduled by the host, a shared core), so that side's time is that "
                 "worker's, not the code's.\n";
+      }
+      const double threshold = o.compare.threshold;
+      const auto best_within = std::count_if(c.rows.begin(), c.rows.end(), [threshold](const ComparedConfig& r) {
+        return r.verdict != Verdict::kSame && std::fabs(r.best_ratio - 1) <= threshold;
+      });
+      if (best_within) {
+        text << best_within << " configuration(s) judged faster or slower have fastest repetitions within "
+             << std::lround(threshold * 100)
+             << "% of each other (best_ratio): on a shared host the change may be in how often the "
+                "machine slowed a side, not in what the code does at its best.\n";
       }
       const auto moved = std::count_if(c.rows.begin(), c.rows.end(), [cross](const ComparedConfig& r) {
         return !moved_ceiling_note(r, cross).empty();

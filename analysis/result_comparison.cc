@@ -223,6 +223,8 @@ Comparison compare_files(const Files& base_files, const Files& new_files, const 
     c.new_pct = median(values(ng, Col::pct_of_ceiling));
     c.time_ratio = c.base_ns > 0 ? c.new_ns / c.base_ns : NAN;
     c.change = c.time_ratio - 1;
+    const double base_best = *std::min_element(base_ns.begin(), base_ns.end());
+    c.best_ratio = base_best > 0 ? *std::min_element(new_ns.begin(), new_ns.end()) / base_best : NAN;
     c.utest = mann_whitney_u(base_ns, new_ns);
     c.few_repetitions = std::min(c.base_n, c.new_n) < kUTestOptimalRepetitions;
     out.rows.push_back(c);

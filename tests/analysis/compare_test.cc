@@ -414,6 +414,61 @@ TEST(CompareCommand, CommaListsAreRounds) {
   EXPECT_EQ(testing::run_command(compare_main, {"compare", base + ",", next}), 2);  // an empty name
 }
 
+// best_ratio: each side's fastest repetition over all its runs, new over base.
+TEST(CompareResults, BestRatioIsFastestOverFastest) {
+  const SyntheticMachine m;
+  const auto base = rows_from("BestBase", testing::repetition_rows(m, {200, 150, 180}));
+  const auto next = rows_from("BestNew", testing::repetition_rows(m, {120, 300, 130}));
+  const Comparison c = compare_results(base, next, {});
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(c.rows[0].best_ratio, 120.0 / 150.0);
+  EXPECT_DOUBLE_EQ(c.rows[0].time_ratio, 130.0 / 180.0);
+}
+
+// A machine that switches between a fast and a slow state (a 2-vCPU guest whose host slows it
+// by turns): two arms of the same code, base caught in the slow state more often. Every round's
+// median says faster, the fastest repetitions agree, and the table says so under it.
+TEST(CompareCommand, NotesVerdictsWhoseFastestRepetitionsAgree) {
+  const SyntheticMachine m;
+  const auto dir = testing::scratch_dir("CompareCommand.BestRatio");
+  std::string base, next;
+  for (int i = 0; i < 5; ++i) {
+    const auto times = [&](int slow, unsigned seed) {
+      std::vector<double> t = normal_times(1e6, 0.005, 3, seed);
+      for (int j = 0; j < slow; ++j) t[static_cast<std::size_t>(j)] *= 1.45;
+      return t;
+    };
+    const auto b = dir / ("base-" + std::to_string(i) + ".csv"), n = dir / ("new-" + std::to_string(i) + ".csv");
+    testing::write_text(b, testing::to_csv(testing::repetition_rows(m, times(2, 10 + 2 * i))));
+    testing::write_text(n, testing::to_csv(testing::repetition_rows(m, times(1, 11 + 2 * i))));
+    base += (i ? "," : "") + b.string();
+    next += (i ? "," : "") + n.string();
+  }
+  std::vector<std::vector<ResultRow>> base_runs, new_runs;
+  for (int i = 0; i < 5; ++i) {
+    base_runs.push_back(load_results((dir / ("base-" + std::to_string(i) + ".csv")).string()));
+    new_runs.push_back(load_results((dir / ("new-" + std::to_string(i) + ".csv")).string()));
+  }
+  const Comparison c = compare_rounds(base_runs, new_runs, {});
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rows[0].verdict, Verdict::kFaster);
+  EXPECT_LT(c.rows[0].time_ratio, 0.75);
+  EXPECT_NEAR(c.rows[0].best_ratio, 1.0, 0.02);
+  const auto md = dir / "best.md";
+  testing::run_command(compare_main, {"compare", base, next, "--format", "md", "--out", md.string()});
+  const std::string text = read(md);
+  EXPECT_NE(text.find("best_ratio"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 configuration(s) judged faster or slower have fastest repetitions within 5%"),
+            std::string::npos)
+      << text;
+  // A real change moves the fastest repetitions too: no such line.
+  const DriftingRounds d = drifting_rounds("BestRatioReal", 1.08, 4);
+  const Comparison real = compare_rounds(d.base, d.next, {});
+  ASSERT_EQ(real.rows.size(), 1u);
+  EXPECT_EQ(real.rows[0].verdict, Verdict::kSlower);
+  EXPECT_GT(real.rows[0].best_ratio, 1.05);
+}
+
 // A multi-threaded row whose workers waited at the barriers on one side says so beside its
 // verdict: its time there is the slowest worker's.
 TEST(CompareCommand, NotesBarrierWaitsOfEitherSide) {
