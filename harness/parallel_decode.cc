@@ -235,8 +235,8 @@ struct ParallelDecode::Impl {
     const auto me_index = static_cast<std::size_t>(w);
     // Each layer ends at a barrier: in a real decode layer l + 1's query needs layer l's output.
     // Filling the wait with hints of the worker's next chunk (its K/V rows need no query; a split
-    // barrier and up to 512 KiB towards L2) moved the EMR host's 16-thread rows 0.96-1.01x the
-    // time (16 and 34 rounds, none significant; results/xeon-emr-16c-kvm/session-2026-12-01/).
+    // barrier and up to 512 KiB towards L2) moved the EMR host's 8- and 16-thread rows 0.96-1.03x
+    // the time (16, 34 and 32 rounds, none significant; results/xeon-emr-16c-kvm/session-2026-12-01/).
     const auto barrier = [&] {
       if (!timed) return pool->barrier();
       const std::uint64_t arrival = ticks();
