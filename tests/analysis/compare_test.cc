@@ -467,6 +467,16 @@ TEST(CompareCommand, NotesVerdictsWhoseFastestRepetitionsAgree) {
   ASSERT_EQ(real.rows.size(), 1u);
   EXPECT_EQ(real.rows[0].verdict, Verdict::kSlower);
   EXPECT_GT(real.rows[0].best_ratio, 1.05);
+  std::string real_base, real_next;
+  for (std::size_t i = 0; i < d.base_files.size(); ++i) {
+    real_base += (i ? "," : "") + d.base_files[i].string();
+    real_next += (i ? "," : "") + d.new_files[i].string();
+  }
+  const auto real_md = dir / "real.md";
+  testing::run_command(compare_main, {"compare", real_base, real_next, "--format", "md", "--out", real_md.string()});
+  const std::string real_text = read(real_md);
+  EXPECT_NE(real_text.find("1 significantly slower"), std::string::npos) << real_text;
+  EXPECT_EQ(real_text.find("fastest repetitions within"), std::string::npos) << real_text;
 }
 
 // A multi-threaded row whose workers waited at the barriers on one side says so beside its
