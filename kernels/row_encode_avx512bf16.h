@@ -1,0 +1,30 @@
+// fp32 rows to bf16 with AVX512-BF16's VCVTNE2PS2BF16 (kernels/row_encode_avx512bf16.cc), for
+// the AVX-512 bf16 row encoder of kernels/row_encode.cc where the CPU has it: Highway 1.0.3 has
+// no target with that instruction. Internal to the kernels.
+#pragma once
+#include <cstdint>
+
+namespace kvb::detail {
+
+// CPU and OS support AVX512F, AVX512DQ and AVX512-BF16. Checked once per process.
+bool avx512_bf16_supported() noexcept;
+// Whether the bf16 encoder uses it: supported, and switched on. The switch is the environment
+// variable KVBENCH_AVX512_BF16 (0 off, anything else on; unset: on), read once.
+bool avx512_bf16_enabled() noexcept;
+// Overrides the switch for the rest of the process (tests); returns the resulting state, false
+// where the CPU lacks the instruction.
+bool set_avx512_bf16_enabled(bool on) noexcept;
+
+// Encodes elements [0, d - d % 32) of each of `rows` rows (source rows src_stride floats apart,
+// destination rows dst_stride elements apart) into bf16 bits, bit for bit f32_to_bf16: the
+// instruction rounds to nearest even and makes NaNs quiet as f32_to_bf16 does, but flushes
+// subnormal inputs to zero, so a block holding a subnormal takes f32_to_bf16 instead. With
+// `stream`, rows whose destination is 64-byte aligned are written with non-temporal stores (the
+// caller fences). Hints the source row `prefetch_ahead` rows ahead (0: none). Returns the number
+// of elements done per row: d - d % 32, or 0 (nothing written) when avx512_bf16_enabled() is
+// false.
+std::int32_t encode_bf16_rows_avx512(const float* src, std::int64_t src_stride, std::uint16_t* dst,
+                                     std::int64_t dst_stride, std::int64_t rows, std::int32_t d,
+                                     bool stream, std::int64_t prefetch_ahead) noexcept;
+
+}  // namespace kvb::detail
