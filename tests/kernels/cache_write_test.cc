@@ -1,6 +1,5 @@
 #include "kernels/cache_write.h"
 
-#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -15,7 +14,6 @@
 #include "hwy/targets.h"
 #include "kernels/codecs.h"
 #include "kernels/row_access.h"
-#include "kernels/row_encode_avx512bf16.h"
 #include "tests/kernels/test_cache.h"
 
 namespace kvb {
@@ -487,86 +485,6 @@ TEST(CacheWriteEncoding, Bf16BlocksWithAndWithoutNaNsMatchTheScalarCodec) {
     }
   }
   hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
-}
-
-// The AVX512-BF16 converter (VCVTNE2PS2BF16) against f32_to_bf16 on every class of fp32 bits:
-// random bit patterns (subnormals, NaNs with payloads, infinities, ties among them), rows with
-// one subnormal in a block (the instruction would flush it), widths with and without a tail,
-// bulk row counts (the source prefetch), streamed to aligned and to misaligned rows; then
-// through append_token and prefill_copy with the switch on and off. Runs where the CPU has it
-// (the EMR host); elsewhere only the disabled contract is checked.
-TEST(CacheWriteEncoding, Avx512Bf16ConverterMatchesTheScalarCodecOnEveryClassOfBits) {
-  const bool before = detail::avx512_bf16_enabled();
-  std::mt19937 rng(23);
-  {
-    // Switched off: nothing done, nothing written.
-    detail::set_avx512_bf16_enabled(false);
-    std::vector<float> src(128, 1.0f);
-    std::vector<std::uint16_t> dst(128, 0xABCD);
-    EXPECT_EQ(detail::encode_bf16_rows_avx512(src.data(), 128, dst.data(), 128, 1, 128, false, 0), 0);
-    EXPECT_EQ(std::count(dst.begin(), dst.end(), 0xABCD), 128);
-  }
-  if (!detail::set_avx512_bf16_enabled(true)) {
-    detail::set_avx512_bf16_enabled(before);
-    GTEST_SKIP() << "this CPU has no AVX512-BF16";
-  }
-  std::uniform_int_distribution<std::uint32_t> bits;
-  for (std::int32_t d : {32, 64, 96, 128, 136, 160, 256}) {
-    for (std::int64_t rows : {1, 3, 40}) {
-      for (int misalign : {0, 1}) {
-        for (bool stream : {false, true}) {
-          SCOPED_TRACE(::testing::Message() << "d " << d << " rows " << rows << " misalign " << misalign
-                                            << " stream " << stream);
-          const std::int64_t stride = d + 32;  // 64-byte multiple: every row aligned as the first
-          std::vector<float> src(static_cast<std::size_t>(rows * d));
-          for (float& x : src) x = std::bit_cast<float>(bits(rng));
-          // Most rows finite and normal, a subnormal planted in some blocks.
-          for (std::int64_t r = 0; r < rows; r += 2)
-            for (std::int32_t j = 0; j < d; ++j) src[r * d + j] = std::ldexp(static_cast<float>(j % 7) - 3.0f, -j % 9);
-          for (std::int64_t r = 0; r < rows; r += 4) src[r * d + (r * 37) % d] = std::bit_cast<float>(0x00000301u);
-          alignas(64) static std::uint16_t out[40 * 288 + 64];
-          std::fill(std::begin(out), std::end(out), std::uint16_t{0xABCD});
-          std::uint16_t* dst = out + misalign;
-          const std::int32_t done = detail::encode_bf16_rows_avx512(src.data(), d, dst, stride, rows, d, stream,
-                                                                    rows >= 32 ? 4 : 0);
-          ASSERT_EQ(done, d - d % 32);
-          for (std::int64_t r = 0; r < rows; ++r) {
-            for (std::int32_t j = 0; j < d; ++j) {
-              const std::uint16_t want = j < done ? f32_to_bf16(src[r * d + j]) : std::uint16_t{0xABCD};
-              ASSERT_EQ(dst[r * stride + j], want) << "row " << r << " element " << j << " bits 0x" << std::hex
-                                                   << std::bit_cast<std::uint32_t>(src[r * d + j]);
-            }
-          }
-        }
-      }
-    }
-  }
-  // Through the cache writes, the converter on and off give the scalar codec's bytes.
-  for (bool on : {true, false}) {
-    detail::set_avx512_bf16_enabled(on);
-    SCOPED_TRACE(on ? "AVX512-BF16" : "integer rounding");
-    OwnedCache c({.layers = 1, .q_heads = 8, .kv_heads = 8, .head_dim = 128, .capacity = 40, .dtype = DType::kBF16});
-    ASSERT_EQ(c.status(), Status::kOk);
-    std::vector<float> k(40 * 8 * 128), v(k.size());
-    for (float& x : k) x = std::bit_cast<float>(bits(rng));
-    for (float& x : v) x = std::bit_cast<float>(bits(rng) & 0x807fffffu);  // zeros and subnormals
-    ASSERT_EQ(prefill_copy(c.view(), 0, 0, 39, k.data(), v.data(), StoreHint::kStreaming), Status::kOk);
-    ASSERT_EQ(append_token(c.view(), 0, 39, k.data() + 39 * 8 * 128, v.data() + 39 * 8 * 128), Status::kOk);
-    for (std::int32_t h = 0; h < 8; ++h) {
-      for (std::int64_t p = 0; p < 40; ++p) {
-        for (KV kv : {KV::kKey, KV::kValue}) {
-          // prefill_copy's source is head-major [head][token][dim]; append_token's [head][dim].
-          const std::vector<float>& all = kv == KV::kKey ? k : v;
-          const float* row = p < 39 ? all.data() + (h * 39 + p) * 128 : all.data() + 39 * 8 * 128 + h * 128;
-          float scale = 0;
-          const auto expect = encoded(row, 128, DType::kBF16, &scale);
-          ASSERT_EQ(std::memcmp(expect.data(), c.bytes() + c.geometry().byte_offset(0, kv, h, p), expect.size()), 0)
-              << "head " << h << " position " << p;
-        }
-      }
-    }
-  }
-  detail::set_avx512_bf16_enabled(before);
 }
 
 // fp8 SIMD encoder on the hardest inputs: rows whose max is the format max (so the row scale is
