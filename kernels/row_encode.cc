@@ -414,6 +414,10 @@ HWY_INLINE bool MayHoldNaN(DU du32, const hn::Vec<DU>* x) {
   return !hn::AllFalse(df, hn::IsNaN(sum));
 }
 
+// AVX512-BF16's VCVTNE2PS2BF16 (two vectors per instruction, the same rounding, but subnormal
+// inputs read as zero, so each block needs a classify-and-test first) was tried where the CPU has
+// it: correct, and an append took 2.0x this encoder's time on the EMR host (1 thread, 16 of 16
+// rounds; results/xeon-emr-16c-kvm/session-2026-12-01b/): the rows' stores set the time.
 void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* dst,
                     std::int64_t dst_stride, std::int64_t rows, std::int32_t d, bool stream) {
   const hn::ScalableTag<float> df;
