@@ -17,23 +17,23 @@ do for [fmt in "svg png"] {
   set xlabel "arithmetic intensity (FLOP/byte)"
   set ylabel "attained performance (GFLOP/s)"
   set xrange [0.2519415624:124.1155747]
-  set yrange [1.651801103:759.1997691]
+  set yrange [1.609283826:705.8756161]
   set xtics ("0.25" 0.25, "0.5" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64)
   set samples 400
-  peak = 379.5998846
-  bw_L1 = 653.9756069
+  peak = 352.937808
+  bw_L1 = 621.0912657
   roof_L1(x) = (x*bw_L1 < peak ? x*bw_L1 : peak)
-  bw_L2 = 294.1973083
+  bw_L2 = 272.6045208
   roof_L2(x) = (x*bw_L2 < peak ? x*bw_L2 : peak)
-  bw_L3 = 59.97778543
+  bw_L3 = 58.80859699
   roof_L3(x) = (x*bw_L3 < peak ? x*bw_L3 : peak)
-  bw_DRAM = 33.19587779
+  bw_DRAM = 33.44068143
   roof_DRAM(x) = (x*bw_DRAM < peak ? x*bw_DRAM : peak)
-  plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 654 GB/s", \
-       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 294 GB/s", \
-       roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 60.0 GB/s", \
-       roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 33.2 GB/s", \
-       peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 380 GFLOP/s", \
+  plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 621 GB/s", \
+       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 273 GB/s", \
+       roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 58.8 GB/s", \
+       roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 33.4 GB/s", \
+       peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 353 GFLOP/s", \
        datafile index 0 using 1:2 with points pt 13 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 1 using 1:2 with points pt 5 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 2 using 1:2 with points pt 9 ps 1.3 lc rgb "#2ca02c" notitle, \
