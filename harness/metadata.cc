@@ -15,6 +15,7 @@
 
 #include "harness/topology.h"
 #include "kernels/attention.h"
+#include "kernels/cache_write.h"
 #include "kernels/sw_prefetch.h"
 
 #include "git_commit.h"  // generated at build time by harness/git_commit.cmake
@@ -147,6 +148,8 @@ std::string kernel_isa() {
   std::string isa = simd_target_name();
   if (std::strcmp(attention_int8_path(), "FMA") != 0)  // A/B rows of KVBENCH_AMX differ here
     isa += std::string("+") + attention_int8_path();
+  if (std::strcmp(bf16_encode_path(), "SIMD") != 0)  // and of KVBENCH_AVX512_BF16 here
+    isa += std::string("+") + bf16_encode_path();
   if (sw_prefetch() != SwPrefetch::kT0)  // rows of kvbench run --sw-prefetch t2 / none differ here
     isa += sw_prefetch() == SwPrefetch::kT2 ? "+PF-T2" : "+PF-NONE";
   return isa;

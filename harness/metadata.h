@@ -17,7 +17,8 @@ struct RunMetadata {
   // "family F model M stepping S" on x86 (hwloc, else /proc/cpuinfo), "implementer I part P
   // variant V revision R" on Arm, "unknown" elsewhere.
   std::string cpu_signature;
-  // kvb::simd_target_name(), "+AMX-INT8" if int8 attention uses AMX, "+PF-T2" / "+PF-NONE" if the
+  // kvb::simd_target_name(), "+AMX-INT8" if int8 attention uses AMX, "+AVX512-BF16" if bf16 rows
+  // are encoded with that extension (kvb::bf16_encode_path()), "+PF-T2" / "+PF-NONE" if the
   // attention kernels' software prefetch is not the default T0 (kernels/sw_prefetch.h)
   std::string isa;
   int pus_total = 0;

@@ -4,6 +4,7 @@
 
 #include "kernels/cost_model.h"
 #include "kernels/row_encode.h"
+#include "kernels/row_encode_avx512bf16.h"
 
 namespace kvb {
 
@@ -110,6 +111,10 @@ Status ring_append(const CacheView& cache, std::int32_t layer, std::int64_t posi
   if (position < 0) return Status::kOutOfRange;
   const std::int64_t slot = position % cache.geometry->shape().capacity;
   return append_token(cache, layer, slot, k, v);
+}
+
+const char* bf16_encode_path() noexcept {
+  return detail::avx512_bf16_enabled() ? "AVX512-BF16" : "SIMD";
 }
 
 }  // namespace kvb

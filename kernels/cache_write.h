@@ -34,4 +34,9 @@ Status prefill_copy(const CacheView& cache, std::int32_t layer, std::int64_t pos
 Status ring_append(const CacheView& cache, std::int32_t layer, std::int64_t position,
                    const float* k, const float* v) noexcept;
 
+// How bf16 rows are encoded: "AVX512-BF16" where the CPU has it (VCVTNE2PS2BF16, the same codes)
+// and the environment does not switch it off (KVBENCH_AVX512_BF16=0), else "SIMD" (integer
+// rounding).
+const char* bf16_encode_path() noexcept;
+
 }  // namespace kvb

@@ -1,6 +1,7 @@
 // SIMD row encoders. fp16 uses the hardware converter only where it rounds exactly like
 // f32_to_f16 (x86 F16C / AVX-512: round to nearest even, subnormals kept, quiet NaN with the top
-// payload bits); bf16 rounds with integer arithmetic; int8 rounds the exact product of each
+// payload bits); bf16 rounds with integer arithmetic, or with VCVTNE2PS2BF16 where an AVX-512 CPU
+// has AVX512-BF16 (kernels/row_encode_avx512bf16.h); int8 rounds the exact product of each
 // element and the row scale's reciprocal to nearest even (one FMA), exactly as encode_int8_row
 // does; targets without FMA use encode_int8_row. Remaining elements use the scalar codecs.
 // int4 quantises like int8 and packs lane pairs into nibbles; fp8 rounds the fp32 bits with
@@ -13,6 +14,7 @@
 #include <limits>
 
 #include "kernels/codecs.h"
+#include "kernels/row_encode_avx512bf16.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/row_encode.cc"
@@ -414,10 +416,6 @@ HWY_INLINE bool MayHoldNaN(DU du32, const hn::Vec<DU>* x) {
   return !hn::AllFalse(df, hn::IsNaN(sum));
 }
 
-// AVX512-BF16's VCVTNE2PS2BF16 (two vectors per instruction, the same rounding, but subnormal
-// inputs read as zero, so each block needs a classify-and-test first) was tried where the CPU has
-// it: correct, and an append took 2.0x this encoder's time on the EMR host (1 thread, 16 of 16
-// rounds; results/xeon-emr-16c-kvm/session-2026-12-01b/): the rows' stores set the time.
 void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* dst,
                     std::int64_t dst_stride, std::int64_t rows, std::int32_t d, bool stream) {
   const hn::ScalableTag<float> df;
@@ -425,12 +423,20 @@ void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* ds
   const hn::RebindToSigned<decltype(df)> di32;
   const hn::Rebind<std::uint16_t, decltype(df)> du16;
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
+  std::int64_t j_first = 0;
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  // An append's rows of several KV heads, where the CPU has AVX512-BF16: every row's whole
+  // 32-element pairs in one call, the same codes (kernels/row_encode_avx512bf16.h); the loop below
+  // does what is left, and every call it does not serve.
+  if (!stream) j_first = detail::encode_bf16_rows_avx512(src, src_stride, dst, dst_stride, rows, d);
+  if (j_first == d) return;
+#endif
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
     std::uint16_t* o = dst + r * dst_stride;
-    PrefetchSource(src, src_stride, r, rows, d);
+    if (j_first == 0) PrefetchSource(src, src_stride, r, rows, d);
     const auto load = [&](std::int64_t e) { return hn::LoadU(du32, reinterpret_cast<const std::uint32_t*>(s + e)); };
-    std::int64_t j = 0;
+    std::int64_t j = j_first;
 #if HWY_TARGET != HWY_SCALAR
     // Two vectors at a time: their upper halves gathered by one two-table permute (ConcatOdd)
     // into one full store, instead of a pack and a permute per half-width store.

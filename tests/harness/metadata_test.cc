@@ -6,6 +6,8 @@
 #include "harness/topology.h"
 #include "kernels/attention.h"
 #include "kernels/attention_amx.h"
+#include "kernels/cache_write.h"
+#include "kernels/row_encode_avx512bf16.h"
 #include "kernels/sw_prefetch.h"
 
 namespace kvb {
@@ -46,15 +48,38 @@ TEST(Metadata, EveryFieldIsFilled) {
 TEST(Metadata, IsaNamesAmxWhenInt8AttentionUsesIt) {
   auto topo = Topology::discover();
   const bool before = detail::amx_int8_enabled();
+  const bool bf16 = detail::avx512_bf16_enabled();
   const SwPrefetch prefetch = sw_prefetch();
   set_sw_prefetch(SwPrefetch::kT0);
   detail::set_amx_int8_enabled(false);
+  detail::set_avx512_bf16_enabled(false);
   EXPECT_EQ(collect_metadata(*topo, {topo->pus()[0]}).isa, simd_target_name());
   if (detail::set_amx_int8_enabled(true)) {  // only where AMX is supported
     EXPECT_EQ(collect_metadata(*topo, {topo->pus()[0]}).isa,
               std::string(simd_target_name()) + "+AMX-INT8");
   }
   detail::set_amx_int8_enabled(before);
+  detail::set_avx512_bf16_enabled(bf16);
+  set_sw_prefetch(prefetch);
+}
+
+// ... and when bf16 rows are encoded with AVX512-BF16 (on by default where the CPU has it).
+TEST(Metadata, IsaNamesAvx512Bf16WhenBf16RowsUseIt) {
+  auto topo = Topology::discover();
+  const bool amx = detail::amx_int8_enabled();
+  const bool before = detail::avx512_bf16_enabled();
+  const SwPrefetch prefetch = sw_prefetch();
+  set_sw_prefetch(SwPrefetch::kT0);
+  detail::set_amx_int8_enabled(false);
+  detail::set_avx512_bf16_enabled(false);
+  EXPECT_STREQ(bf16_encode_path(), "SIMD");
+  EXPECT_EQ(collect_metadata(*topo, {topo->pus()[0]}).isa, simd_target_name());
+  const bool on = detail::set_avx512_bf16_enabled(true);
+  EXPECT_EQ(on, detail::avx512_bf16_supported());
+  EXPECT_EQ(collect_metadata(*topo, {topo->pus()[0]}).isa,
+            std::string(simd_target_name()) + (on ? "+AVX512-BF16" : ""));
+  detail::set_avx512_bf16_enabled(before);
+  detail::set_amx_int8_enabled(amx);
   set_sw_prefetch(prefetch);
 }
 
@@ -62,8 +87,10 @@ TEST(Metadata, IsaNamesAmxWhenInt8AttentionUsesIt) {
 TEST(Metadata, IsaNamesTheSoftwarePrefetchWhenNotT0) {
   auto topo = Topology::discover();
   const bool amx = detail::amx_int8_enabled();
+  const bool bf16 = detail::avx512_bf16_enabled();
   const SwPrefetch before = sw_prefetch();
   detail::set_amx_int8_enabled(false);
+  detail::set_avx512_bf16_enabled(false);
   const std::string target = simd_target_name();
   set_sw_prefetch(SwPrefetch::kT2);
   EXPECT_EQ(collect_metadata(*topo, {topo->pus()[0]}).isa, target + "+PF-T2");
@@ -73,6 +100,7 @@ TEST(Metadata, IsaNamesTheSoftwarePrefetchWhenNotT0) {
   EXPECT_EQ(collect_metadata(*topo, {topo->pus()[0]}).isa, target);
   set_sw_prefetch(before);
   detail::set_amx_int8_enabled(amx);
+  detail::set_avx512_bf16_enabled(bf16);
 }
 
 // The CPU family that picks --sw-prefetch auto's hint: x86 guests report a vendor and a number.

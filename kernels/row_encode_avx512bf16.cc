@@ -1,0 +1,134 @@
+// bf16 rows with VCVTNE2PS2BF16: one instruction converts two fp32 vectors (32 elements) with
+// nearest-even rounding and quiet NaNs as f32_to_bf16 does, where the integer rounding of
+// kernels/row_encode.cc spends about four ops per vector and a permute per pair. It differs from
+// f32_to_bf16 only on subnormal inputs, which it reads as zero: their codes come out +-0. So the
+// codes of a call are folded into one minimum of (code << 1), which is 0 only for a +-0 code, and
+// a call that has one writes its pairs holding a subnormal input again through the scalar codec.
+// A test per pair instead (VFPCLASSPS on the inputs, or a test of the codes and a branch) held the
+// append at the integer rounding's time or worse: 2.0x it on the EMR host at 4096 positions.
+// It serves an append's rows of several KV heads only: on the 2-vCPU EMR guest one-row calls
+// (one KV head) took 1.04-1.29x the integer rounding's time and bulk prefill rows 0.93-1.16x
+// (results/xeon-emr-16c-kvm/session-2026-12-01b/).
+// The intrinsics come from function target attributes only, as in kernels/attention_amx.cc: the
+// library still runs on CPUs without the instruction, which avx512_bf16_supported() tells
+// apart at run time.
+#include "kernels/row_encode_avx512bf16.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "kernels/codecs.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define KVB_AVX512BF16_X86 1
+#include <immintrin.h>
+#else
+#define KVB_AVX512BF16_X86 0
+#endif
+
+namespace kvb::detail {
+namespace {
+
+constexpr std::int32_t kPair = 32;  // elements per conversion: two fp32 vectors
+
+#if KVB_AVX512BF16_X86
+#define KVB_BF16_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512bf16")))
+
+bool detect_avx512_bf16() {
+  // libgcc's and compiler-rt's checks include the OS's ZMM state (XCR0).
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512bf16");
+}
+
+constexpr int kSubnormalClass = 0x20;  // VFPCLASSPS imm8 bit 5: denormal
+
+// The pairs of rows [0, rows) that hold a subnormal input, again through the scalar codec. Out of
+// line: the converting loop stays free of calls.
+KVB_BF16_TARGET __attribute__((noinline)) void rewrite_subnormal_pairs(
+    const float* src, std::int64_t src_stride, std::uint16_t* dst, std::int64_t dst_stride,
+    std::int64_t rows, std::int32_t done) {
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* s = src + r * src_stride;
+    std::uint16_t* o = dst + r * dst_stride;
+    for (std::int32_t j = 0; j < done; j += kPair) {
+      const __mmask16 subnormal = _mm512_fpclass_ps_mask(_mm512_loadu_ps(s + j), kSubnormalClass) |
+                                  _mm512_fpclass_ps_mask(_mm512_loadu_ps(s + j + 16), kSubnormalClass);
+      if (subnormal == 0) continue;
+      for (std::int32_t e = 0; e < kPair; ++e) o[j + e] = f32_to_bf16(s[j + e]);
+    }
+  }
+}
+
+// Rows [0, rows): converts and stores every pair; the minimum of (code << 1) over all codes is 0
+// if any code is +-0, and then the pairs holding a subnormal input are written again.
+KVB_BF16_TARGET __attribute__((noinline)) void encode_rows(
+    const float* src, std::int64_t src_stride, std::uint16_t* dst, std::int64_t dst_stride,
+    std::int64_t rows, std::int32_t done) {
+  __m512i low = _mm512_set1_epi16(-1);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* s = src + r * src_stride;
+    std::uint16_t* o = dst + r * dst_stride;
+    for (std::int32_t j = 0; j < done; j += kPair) {
+      const __m512i codes = (__m512i)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(s + j + 16), _mm512_loadu_ps(s + j));
+      _mm512_storeu_si512(o + j, codes);
+      low = _mm512_min_epu16(low, _mm512_slli_epi16(codes, 1));
+    }
+  }
+  if (_mm512_testn_epi16_mask(low, low) != 0) rewrite_subnormal_pairs(src, src_stride, dst, dst_stride, rows, done);
+}
+#else
+bool detect_avx512_bf16() { return false; }
+void encode_rows(const float*, std::int64_t, std::uint16_t*, std::int64_t, std::int64_t,
+                 std::int32_t) {}
+#endif
+
+std::once_flag g_select_once;
+bool g_supported = false;
+// -1 until the first call decides, then 0 (off) or 1 (on): one load per encoder call after that.
+std::atomic<int> g_state{-1};
+
+void select_once() {
+  std::call_once(g_select_once, [] {
+    g_supported = detect_avx512_bf16();
+    bool on = true;
+    if (const char* env = std::getenv("KVBENCH_AVX512_BF16"); env != nullptr && env[0] != '\0')
+      on = std::strcmp(env, "0") != 0;
+    g_state.store(g_supported && on ? 1 : 0, std::memory_order_relaxed);
+  });
+}
+
+}  // namespace
+
+bool avx512_bf16_supported() noexcept {
+  select_once();
+  return g_supported;
+}
+
+bool avx512_bf16_enabled() noexcept {
+  int state = g_state.load(std::memory_order_relaxed);
+  if (state < 0) {
+    select_once();
+    state = g_state.load(std::memory_order_relaxed);
+  }
+  return state == 1;
+}
+
+bool set_avx512_bf16_enabled(bool on) noexcept {
+  select_once();
+  g_state.store(g_supported && on ? 1 : 0, std::memory_order_relaxed);
+  return avx512_bf16_enabled();
+}
+
+std::int32_t encode_bf16_rows_avx512(const float* src, std::int64_t src_stride, std::uint16_t* dst,
+                                     std::int64_t dst_stride, std::int64_t rows,
+                                     std::int32_t d) noexcept {
+  const std::int32_t done = d - d % kPair;
+  if (rows < kMinRows || rows > kMaxRows || done == 0 || !avx512_bf16_enabled()) return 0;
+  encode_rows(src, src_stride, dst, dst_stride, rows, done);
+  return done;
+}
+
+}  // namespace kvb::detail
