@@ -6,8 +6,9 @@
 // a call that has one writes its pairs holding a subnormal input again through the scalar codec.
 // A test per pair instead (VFPCLASSPS on the inputs, or a test of the codes and a branch) held the
 // append at the integer rounding's time or worse: 2.0x it on the EMR host at 4096 positions.
-// It serves an append's rows of several KV heads only: on the 2-vCPU EMR guest one-row calls
-// (one KV head) took 1.04-1.29x the integer rounding's time and bulk prefill rows 0.93-1.16x
+// It serves an append's rows of several KV heads only: there the EMR host's Qwen3-0.6B append
+// took 0.59-0.63x the integer rounding's time at 1 thread and 0.75-0.83x at 16, while on the
+// 2-vCPU EMR guest one-row calls (one KV head) took 1.04-1.29x and bulk prefill rows 0.93-1.16x
 // (results/xeon-emr-16c-kvm/session-2026-12-01b/).
 // The intrinsics come from function target attributes only, as in kernels/attention_amx.cc: the
 // library still runs on CPUs without the instruction, which avx512_bf16_supported() tells
