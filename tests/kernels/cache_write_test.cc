@@ -489,6 +489,45 @@ TEST(CacheWriteEncoding, Bf16BlocksWithAndWithoutNaNsMatchTheScalarCodec) {
   hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
 }
 
+// An append's bf16 rows on every target against f32_to_bf16. AVX2 rounds them half up and checks
+// each call once for ties and NaNs, redoing the call when it finds one: rows with neither, with
+// one planted tie (odd and even code), one canonical NaN (0x7fffffff: its half-up code would read
+// -0), zeros of both signs (codes 0 and 0x8000, which are not ties), the largest finite value
+// (rounds to inf) or random bits of every class; 1 and 8 KV heads, head_dim with and without a
+// tail of the 16-element pairs.
+TEST(CacheWriteEncoding, Bf16AppendsMatchTheScalarCodecWithTiesNaNsAndZerosPlanted) {
+  const std::uint32_t planted[] = {0x3f818000u, 0x3f808000u, 0x7fffffffu, 0x80000000u, 0x00000000u, 0x7f7fffffu};
+  std::uniform_int_distribution<std::uint32_t> bits;
+  for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    std::mt19937 rng(29);
+    for (std::int32_t heads : {1, 8}) {
+      for (std::int32_t d : {128, 136}) {
+        for (int plant = -2; plant < static_cast<int>(std::size(planted)); ++plant) {  // -2 random bits, -1 none
+          SCOPED_TRACE(::testing::Message() << "heads " << heads << " d " << d << " plant " << plant);
+          OwnedCache c({.layers = 1, .q_heads = heads, .kv_heads = heads, .head_dim = d, .capacity = 2, .dtype = DType::kBF16});
+          ASSERT_EQ(c.status(), Status::kOk);
+          std::vector<float> k = random_floats(static_cast<std::size_t>(heads * d), rng), v = random_floats(k.size(), rng);
+          if (plant == -2)
+            for (float& x : v) x = std::bit_cast<float>(bits(rng));
+          if (plant >= 0) v[static_cast<std::size_t>((heads - 1) * d + 37)] = std::bit_cast<float>(planted[plant]);
+          ASSERT_EQ(append_token(c.view(), 0, 1, k.data(), v.data()), Status::kOk);
+          for (std::int32_t h = 0; h < heads; ++h) {
+            for (KV kv : {KV::kKey, KV::kValue}) {
+              float scale = 0;
+              const auto expect = encoded((kv == KV::kKey ? k : v).data() + h * d, d, DType::kBF16, &scale);
+              ASSERT_EQ(std::memcmp(expect.data(), c.bytes() + c.geometry().byte_offset(0, kv, h, 1), expect.size()), 0)
+                  << "head " << h;
+            }
+          }
+        }
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
+}
+
 // The AVX512-BF16 converter (VCVTNE2PS2BF16) against f32_to_bf16 on every class of fp32 bits:
 // random bit patterns (subnormals, NaNs with payloads, infinities, ties among them), rows with
 // one subnormal (the instruction reads it as zero) and rows with exact zeros (their codes are 0
