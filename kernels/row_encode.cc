@@ -421,32 +421,38 @@ HWY_INLINE bool MayHoldNaN(DU du32, const hn::Vec<DU>* x) {
 // An AVX2 call's whole 2N-element pairs of every row rounded half up ((bits + 0x8000) >> 16, one
 // add per vector), which is f32_to_bf16's nearest even for every finite input but exact ties; the
 // call is checked once: the low words of bits + 0x8000 folded by a minimum (0 only for a tie) and
-// the inputs by a float sum (NaN if any input is, or if infinities of both signs meet). Either
-// returns 0 and the caller redoes the call with the rounding below, so the codes are the same.
-// About four ops per 8 elements fewer than Bf16High with the block NaN test. Zen 3 guest, 1 thread
-// (results/epyc-zen3-2c-kvm/bf16-append-half-up/): 16 rows of 128 from L1 0.57-0.75x the ticks,
-// Qwen3-0.6B bf16 append 0.70-0.71x the time (8 KV heads) and 0.83-0.84x (1), 12 rounds. One
-// check per call, as the AVX512-BF16 converter's (row_encode_avx512bf16.h). Returns the elements
-// done per row.
+// each pair's float sum tested for NaN (NaN if an input is, or if infinities of both signs meet).
+// Either returns 0 and the caller redoes the call with the rounding below, so the codes are the
+// same. About four ops per 8 elements fewer than Bf16High with the block NaN test. Zen 3 guest, 1
+// thread (results/epyc-zen3-2c-kvm/bf16-append-half-up/): 16 rows of 128 from L1 0.57-0.75x the
+// ticks, Qwen3-0.6B bf16 append 0.70-0.71x the time (8 KV heads) and 0.83-0.84x (1), 12 rounds.
+// One check per call, as the AVX512-BF16 converter's (row_encode_avx512bf16.h). kD: the row
+// length at compile time (0: at run time), so a row's pairs are unrolled: with them in a loop, a
+// Zen 3 append whose head stride came within 256 bytes of 1 MiB (4095-4097 positions) took
+// 1.6-1.7x its time at 4093 (checks.cc there); unrolled, the Qwen3-0.6B bf16 append took
+// 0.61-0.63x the time at 4095 and 4096 positions and the same at 292 and 4093 (10 rounds).
+// Returns the elements done per row.
+template <std::int32_t kD>
 HWY_INLINE std::int64_t EncodeBF16HalfUp(const float* src, std::int64_t src_stride, std::uint16_t* dst,
-                                         std::int64_t dst_stride, std::int64_t rows, std::int32_t d) {
+                                         std::int64_t dst_stride, std::int64_t rows, std::int32_t head_dim) {
   const hn::ScalableTag<std::uint32_t> du32;
   const hn::Repartition<float, decltype(du32)> df;
   const hn::Repartition<std::uint16_t, decltype(du32)> dw16;
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(du32));
+  const std::int64_t d = kD > 0 ? kD : head_dim;
   const std::int64_t whole = d - d % (2 * N);
   if (whole == 0) return 0;
   const auto half = hn::Set(du32, 0x8000u);
   auto low_a = hn::Set(dw16, 0xFFFFu), low_b = low_a;
-  auto sum_a = hn::Zero(df), sum_b = sum_a;
+  auto nan = hn::Zero(df);
   for (std::int64_t r = 0; r < rows; ++r) {
     const auto* s = reinterpret_cast<const std::uint32_t*>(src + r * src_stride);
     std::uint16_t* o = dst + r * dst_stride;
+    HWY_UNROLL(16)
     for (std::int64_t j = 0; j < whole; j += 2 * N) {
       auto a = hn::LoadU(du32, s + j);
       auto b = hn::LoadU(du32, s + j + N);
-      sum_a = hn::Add(sum_a, hn::BitCast(df, a));
-      sum_b = hn::Add(sum_b, hn::BitCast(df, b));
+      nan = hn::Or(nan, hn::VecFromMask(df, hn::IsNaN(hn::Add(hn::BitCast(df, a), hn::BitCast(df, b)))));
       a = hn::Add(a, half);
       b = hn::Add(b, half);
       low_a = hn::Min(low_a, hn::BitCast(dw16, a));  // the high words' minima are not read
@@ -455,9 +461,18 @@ HWY_INLINE std::int64_t EncodeBF16HalfUp(const float* src, std::int64_t src_stri
     }
   }
   const auto low = hn::And(hn::BitCast(du32, hn::Min(low_a, low_b)), hn::Set(du32, 0xFFFFu));
-  if (!hn::AllFalse(du32, hn::Eq(low, hn::Zero(du32))) || !hn::AllFalse(df, hn::IsNaN(hn::Add(sum_a, sum_b))))
-    return 0;
+  if (!hn::AllFalse(du32, hn::Eq(low, hn::Zero(du32))) || !hn::AllFalse(df, hn::MaskFromVec(nan))) return 0;
   return whole;
+}
+
+HWY_NOINLINE std::int64_t EncodeBF16HalfUpRows(const float* src, std::int64_t src_stride, std::uint16_t* dst,
+                                              std::int64_t dst_stride, std::int64_t rows, std::int32_t d) {
+  switch (d) {  // the common head_dims at compile time
+    case 64: return EncodeBF16HalfUp<64>(src, src_stride, dst, dst_stride, rows, d);
+    case 128: return EncodeBF16HalfUp<128>(src, src_stride, dst, dst_stride, rows, d);
+    case 256: return EncodeBF16HalfUp<256>(src, src_stride, dst, dst_stride, rows, d);
+    default: return EncodeBF16HalfUp<0>(src, src_stride, dst, dst_stride, rows, d);
+  }
 }
 #endif
 
@@ -476,7 +491,7 @@ void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* ds
   if (!stream) j_first = detail::encode_bf16_rows_avx512(src, src_stride, dst, dst_stride, rows, d);
   if (j_first == d) return;
 #elif HWY_TARGET == HWY_AVX2
-  if (!stream) j_first = EncodeBF16HalfUp(src, src_stride, dst, dst_stride, rows, d);
+  if (!stream) j_first = EncodeBF16HalfUpRows(src, src_stride, dst, dst_stride, rows, d);
   if (j_first == d) return;
 #endif
   for (std::int64_t r = 0; r < rows; ++r) {

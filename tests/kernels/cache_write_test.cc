@@ -493,8 +493,8 @@ TEST(CacheWriteEncoding, Bf16BlocksWithAndWithoutNaNsMatchTheScalarCodec) {
 // each call once for ties and NaNs, redoing the call when it finds one: rows with neither, with
 // one planted tie (odd and even code), one canonical NaN (0x7fffffff: its half-up code would read
 // -0), zeros of both signs (codes 0 and 0x8000, which are not ties), the largest finite value
-// (rounds to inf) or random bits of every class; 1 and 8 KV heads, head_dim with and without a
-// tail of the 16-element pairs.
+// (rounds to inf) or random bits of every class; 1 and 8 KV heads; the head_dims AVX2 encodes
+// with a compile-time row length (64, 128, 256) and one with a tail of the 16-element pairs.
 TEST(CacheWriteEncoding, Bf16AppendsMatchTheScalarCodecWithTiesNaNsAndZerosPlanted) {
   const std::uint32_t planted[] = {0x3f818000u, 0x3f808000u, 0x7fffffffu, 0x80000000u, 0x00000000u, 0x7f7fffffu};
   std::uniform_int_distribution<std::uint32_t> bits;
@@ -503,7 +503,7 @@ TEST(CacheWriteEncoding, Bf16AppendsMatchTheScalarCodecWithTiesNaNsAndZerosPlant
     SCOPED_TRACE(hwy::TargetName(target));
     std::mt19937 rng(29);
     for (std::int32_t heads : {1, 8}) {
-      for (std::int32_t d : {128, 136}) {
+      for (std::int32_t d : {64, 128, 136, 256}) {
         for (int plant = -2; plant < static_cast<int>(std::size(planted)); ++plant) {  // -2 random bits, -1 none
           SCOPED_TRACE(::testing::Message() << "heads " << heads << " d " << d << " plant " << plant);
           OwnedCache c({.layers = 1, .q_heads = heads, .kv_heads = heads, .head_dim = d, .capacity = 2, .dtype = DType::kBF16});
