@@ -354,6 +354,18 @@ void EncodeRowsF32(const float* src, std::int64_t src_stride, float* dst, std::i
   }
 }
 
+// f(std::integral_constant<std::int32_t, kD>) for the common head_dims at compile time, kD = 0
+// for any other.
+template <class F>
+HWY_INLINE std::int64_t WithHeadDim(std::int32_t d, F f) {
+  switch (d) {
+    case 64: return f(std::integral_constant<std::int32_t, 64>());
+    case 128: return f(std::integral_constant<std::int32_t, 128>());
+    case 256: return f(std::integral_constant<std::int32_t, 256>());
+    default: return f(std::integral_constant<std::int32_t, 0>());
+  }
+}
+
 // kD: the row length at compile time (0: at run time), so an append's rows unroll (see
 // EncodeBF16HalfUp: a run-time loop over a row's vectors slowed Zen 3 appends whose head stride
 // came near 1 MiB). Qwen3-0.6B fp16 append, 1 thread: Zen 3 guest 0.71x the time at 4096
@@ -400,12 +412,11 @@ HWY_INLINE void EncodeRowsF16Impl(const float* src, std::int64_t src_stride, std
 
 void EncodeRowsF16(const float* src, std::int64_t src_stride, std::uint16_t* dst,
                    std::int64_t dst_stride, std::int64_t rows, std::int32_t d, bool stream) {
-  switch (stream ? 0 : d) {  // an append's common head_dims at compile time
-    case 64: return EncodeRowsF16Impl<64>(src, src_stride, dst, dst_stride, rows, d, false);
-    case 128: return EncodeRowsF16Impl<128>(src, src_stride, dst, dst_stride, rows, d, false);
-    case 256: return EncodeRowsF16Impl<256>(src, src_stride, dst, dst_stride, rows, d, false);
-    default: return EncodeRowsF16Impl<0>(src, src_stride, dst, dst_stride, rows, d, stream);
-  }
+  if (stream) return EncodeRowsF16Impl<0>(src, src_stride, dst, dst_stride, rows, d, true);
+  WithHeadDim(d, [&](auto kD) {
+    EncodeRowsF16Impl<kD()>(src, src_stride, dst, dst_stride, rows, d, false);
+    return std::int64_t{0};
+  });
 }
 
 // bf16 of each lane of fp32 bits, in the upper 16 bits of the u32 lane (f32_to_bf16: nearest
@@ -483,15 +494,6 @@ HWY_INLINE std::int64_t EncodeBF16HalfUp(const float* src, std::int64_t src_stri
   return whole;
 }
 
-HWY_NOINLINE std::int64_t EncodeBF16HalfUpRows(const float* src, std::int64_t src_stride, std::uint16_t* dst,
-                                              std::int64_t dst_stride, std::int64_t rows, std::int32_t d) {
-  switch (d) {  // the common head_dims at compile time
-    case 64: return EncodeBF16HalfUp<64>(src, src_stride, dst, dst_stride, rows, d);
-    case 128: return EncodeBF16HalfUp<128>(src, src_stride, dst, dst_stride, rows, d);
-    case 256: return EncodeBF16HalfUp<256>(src, src_stride, dst, dst_stride, rows, d);
-    default: return EncodeBF16HalfUp<0>(src, src_stride, dst, dst_stride, rows, d);
-  }
-}
 #endif
 
 void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* dst,
@@ -509,7 +511,8 @@ void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* ds
   if (!stream) j_first = detail::encode_bf16_rows_avx512(src, src_stride, dst, dst_stride, rows, d);
   if (j_first == d) return;
 #elif HWY_TARGET == HWY_AVX2
-  if (!stream) j_first = EncodeBF16HalfUpRows(src, src_stride, dst, dst_stride, rows, d);
+  if (!stream)
+    j_first = WithHeadDim(d, [&](auto kD) { return EncodeBF16HalfUp<kD()>(src, src_stride, dst, dst_stride, rows, d); });
   if (j_first == d) return;
 #endif
   for (std::int64_t r = 0; r < rows; ++r) {
@@ -763,17 +766,6 @@ HWY_NOINLINE std::int64_t EncodeTokenI8Few(const SlotRows& key, const SlotRows& 
   return rows;
 }
 
-// f(std::integral_constant<std::int32_t, kD>) for the common head_dims at compile time, kD = 0
-// for any other.
-template <class F>
-HWY_INLINE std::int64_t WithHeadDim(std::int32_t d, F f) {
-  switch (d) {
-    case 64: return f(std::integral_constant<std::int32_t, 64>());
-    case 128: return f(std::integral_constant<std::int32_t, 128>());
-    case 256: return f(std::integral_constant<std::int32_t, 256>());
-    default: return f(std::integral_constant<std::int32_t, 0>());
-  }
-}
 #endif
 
 void EncodeRowsI8(const float* src, std::int64_t src_stride, std::int8_t* dst,

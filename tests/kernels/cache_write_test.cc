@@ -409,12 +409,13 @@ TEST(CacheWriteEncoding, Int8AppendsAcrossRowBlocksAndOfRowsNarrowerThanAVector)
 // head stride apart with their scales; many rows, so the bulk path (source prefetch, row scales
 // computed a block ahead) runs too. Every byte and scale must equal the scalar codecs'.
 // On every Highway target compiled in: the encoders load blocks of 8 vectors of the target's
-// width before storing them (200 elements: 1 block on AVX3, 3 on AVX2, 6 on SSE4).
+// width before storing them (200 elements: 1 block on AVX3, 3 on AVX2, 6 on SSE4); 64, 128 and
+// 256 are the head_dims whose appends the encoders unroll at compile time (WithHeadDim).
 TEST(CacheWriteEncoding, WideRowsAndManyHeadsMatchScalarCodecsBitForBit) {
   for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);
     SCOPED_TRACE(hwy::TargetName(target));
-    for (std::int32_t d : {88, 200}) {
+    for (std::int32_t d : {64, 88, 128, 200, 256}) {
       for (DType t : kExtendedDTypes) {
         const CacheShape s{.layers = 2, .q_heads = 3, .kv_heads = 3, .head_dim = d, .capacity = 70, .dtype = t};
         OwnedCache c(s);
