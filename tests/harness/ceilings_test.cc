@@ -94,7 +94,10 @@ TEST(Ceilings, LlcWorkingSetStaysOutOfTheReadersPrivateCaches) {
 }
 
 // Small sizes keep this quick: the point is that every ceiling is positive and the read
-// bandwidth falls (within noise) as the working set moves out of each cache level.
+// bandwidth falls (within noise) as the working set moves out of each cache level. Each level's
+// rate is the best of three rounds over all levels in turn: a shared guest's slow spells last
+// seconds, and one of them on a single level (a 2-vCPU Zen 3 guest read its L2 at 86 GB/s and
+// its L3 at 119 in one CI run, where its ceilings read 157 and 117) made the order fail.
 TEST(Ceilings, PositiveAndOrderedAcrossLevels) {
   auto topo = Topology::discover();
   const int T = std::min(2, topo->pu_count());
@@ -107,14 +110,18 @@ TEST(Ceilings, PositiveAndOrderedAcrossLevels) {
   CeilingOptions opt;
   opt.min_seconds = 0.05;
   opt.repetitions = 3;
-  std::vector<double> read;
-  for (const WorkingSet& ws : levels) {
-    const CeilingResult r = measure_bandwidth(pool, *topo, CeilingKind::kRead, ws, opt);
-    EXPECT_GT(r.gbps, 0.5) << ws.level;
-    EXPECT_EQ(r.bytes_written, 0);
-    EXPECT_GT(r.iterations, 0);
-    read.push_back(r.gbps);
-    std::printf("read %-4s %10lld B  %7.1f GB/s\n", ws.level.c_str(), static_cast<long long>(r.working_set_bytes), r.gbps);
+  std::vector<double> read(levels.size(), 0.0);
+  for (int round = 0; round < 3; ++round) {
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+      const WorkingSet& ws = levels[i];
+      const CeilingResult r = measure_bandwidth(pool, *topo, CeilingKind::kRead, ws, opt);
+      EXPECT_GT(r.gbps, 0.5) << ws.level;
+      EXPECT_EQ(r.bytes_written, 0);
+      EXPECT_GT(r.iterations, 0);
+      read[i] = std::max(read[i], r.gbps);
+      std::printf("round %d read %-4s %10lld B  %7.1f GB/s\n", round, ws.level.c_str(),
+                  static_cast<long long>(r.working_set_bytes), r.gbps);
+    }
   }
 #ifdef __OPTIMIZE__
   // Unoptimised (sanitizer/Debug) builds are compute bound at every size: order means nothing.
