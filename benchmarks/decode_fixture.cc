@@ -80,8 +80,9 @@ DecodeFixture::DecodeFixture(const Topology& topo, const DecodeConfig& config,
   const std::vector<DecodeConfig> parts = config.parts();
   if (parts.size() > 1) {
     // The child is warm: the untimed flush / weight streaming of a step is done once, here.
+    // Fresh appends advance in both caches.
     DecodeConfig global = parts[1];
-    global.cache_state = CacheState::kWarm;
+    if (global.cache_state != CacheState::kFresh) global.cache_state = CacheState::kWarm;
     child_ = std::unique_ptr<DecodeFixture>(new DecodeFixture(
         topo, global, global, placement, llc_bytes, {}, validate_layers, inject_fault, pool_));
     fill_seconds_ += child_->fill_seconds_;
@@ -133,6 +134,8 @@ DecodeFixture::DecodeFixture(const Topology& topo, const DecodeConfig& config,
   const auto validation_start = std::chrono::steady_clock::now();
   validate(validate_layers, inject_fault);
   validation_seconds_ = since(validation_start);
+  // Position 0 was last written by the fill: the first fresh slot is as cold as the rest.
+  if (config.cache_state == CacheState::kFresh) decode_->advance_append_slots(0);
 }
 
 DecodeFixture::~DecodeFixture() {
@@ -307,6 +310,9 @@ const Validation& DecodeFixture::validation(Family family) {
                               : family == Family::kAppendMemcpy
                                   ? (memcpy_validation_ ? *memcpy_validation_
                                                         : (validate_append_memcpy(), *memcpy_validation_))
+                              : family == Family::kAppend
+                                  ? (append_validation_ ? *append_validation_
+                                                        : (validate_append(), *append_validation_))
                                   : validation_;
       const Validation& other = child_->validation(family);
       Validation v;
@@ -321,6 +327,10 @@ const Validation& DecodeFixture::validation(Family family) {
   if (family == Family::kAppendMemcpy) {
     if (!memcpy_validation_) validate_append_memcpy();
     return *memcpy_validation_;
+  }
+  if (family == Family::kAppend) {
+    if (!append_validation_) validate_append();
+    return *append_validation_;
   }
   if (family != Family::kPrefillCopy) return validation_;
   if (!prefill_validation_) validate_prefill();
@@ -417,16 +427,29 @@ void DecodeFixture::check_appended_rows(std::int32_t layer, Validation* v) const
   }
 }
 
+void DecodeFixture::validate_append() {
+  // The decode validation, plus the append run's own rows (its kernel writes whole layers, the
+  // step's writes each worker's heads) at the slot it wrote.
+  Validation v = validation_;
+  decode_->run(ParallelDecode::Mode::kAppend, 1);
+  for (std::int32_t layer : checked_layers_) {
+    if (v.valid) check_appended_rows(layer, &v);
+  }
+  append_validation_ = v;
+}
+
 void DecodeFixture::validate_append_memcpy() {
   // The reference must store exactly the append's bytes: snapshot what append wrote at the
-  // checked layers, clear it, memcpy, compare; then the rows must decode like an append's.
+  // checked layers, clear it, memcpy to the same slot, compare; then the rows must decode like
+  // an append's.
   const CacheShape& shape = geometry_.shape();
   const CacheView view = this->view();
-  const std::int64_t pos = decode_->append_position();
   const std::int64_t rb = dtype_row_bytes(shape.dtype, shape.head_dim);
   const bool scaled = dtype_has_row_scale(shape.dtype);
   auto* base = static_cast<unsigned char*>(view.data);
   decode_->run(ParallelDecode::Mode::kAppend, 1);
+  const std::int64_t pos = decode_->append_position();
+  if (config_.cache_state == CacheState::kFresh) decode_->advance_append_slots(pos);
   std::vector<unsigned char> rows;
   std::vector<float> scales;
   for (std::int32_t layer : checked_layers_)

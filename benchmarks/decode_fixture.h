@@ -49,8 +49,9 @@ class DecodeFixture {
   void run(Family family, CounterSet* counters = nullptr);
 
   Cost cost(Family family) const;
-  // Validity of `family`: the decode validation, plus (prefill_copy) the copied rows check, or
-  // (append_memcpy) its rows byte-identical to the append's.
+  // Validity of `family`: the decode validation, plus (prefill_copy) the copied rows check,
+  // (append) the rows of one append run, or (append_memcpy) its rows byte-identical to the
+  // append's at the same slot.
   const Validation& validation(Family family);
   const Validation& validation() const noexcept { return validation_; }
   const std::string& pu_list() const noexcept { return pu_list_; }
@@ -83,6 +84,7 @@ class DecodeFixture {
   void validate(int validate_layers, bool inject_fault);
   void run_prefill(CounterSet* counters);
   void validate_prefill();
+  void validate_append();
   void validate_append_memcpy();
   // Fails *v if layer's appended rows do not decode to the new token.
   void check_appended_rows(std::int32_t layer, Validation* v) const;
@@ -109,6 +111,7 @@ class DecodeFixture {
   Buffer prefill_k_, prefill_v_;
   std::vector<std::int32_t> checked_layers_;
   std::optional<Validation> prefill_validation_;
+  std::optional<Validation> append_validation_;
   std::optional<Validation> memcpy_validation_;
   std::string pu_list_;
   double fill_seconds_ = 0, validation_seconds_ = 0;

@@ -79,6 +79,9 @@ bool writes_cache(Family f) {
   return f == Family::kAppend || f == Family::kAppendMemcpy || f == Family::kPrefillCopy;
 }
 
+// Families that write one token per unit: the only ones cache_state fresh changes.
+bool appends_per_step(Family f) { return f == Family::kAppend || f == Family::kAppendMemcpy; }
+
 // Each variant family sweeps its own axes; the others run once per configuration.
 std::vector<VariantParams> variant_points(Family f, const RunSettings& s) {
   std::vector<VariantParams> points;
@@ -273,8 +276,9 @@ struct RunState {
     const DecodeConfig& c = configs[e.config];
     const Cost cost = cost_of(entry_index);
     CeilingTarget t;
+    // A fresh append's slots walk the whole cache: its lines come from where the cache lives.
     t.working_set = is_variant_family(e.family) ? variant->working_set_bytes()
-                    : decode_type(e.family)     ? c.kv_bytes()
+                    : decode_type(e.family) || c.cache_state == CacheState::kFresh ? c.kv_bytes()
                                                 : cost.bytes_read + cost.bytes_written;
     t.pus = fixture->pus();
     t.one_thread = runs_single_threaded(e.family) && !t.pus.empty();
@@ -812,6 +816,11 @@ int run_main(const std::vector<std::string>& raw_args) {
   } else {
     set_sw_prefetch(settings.sw_prefetch);
   }
+  const bool fresh = std::find(spec.cache_states.begin(), spec.cache_states.end(), CacheState::kFresh) !=
+                     spec.cache_states.end();
+  if (fresh && std::none_of(settings.families.begin(), settings.families.end(), appends_per_step))
+    throw UsageError("--cache-state fresh applies to append and append_memcpy only (the position each "
+                     "step writes); add append to --benchmarks");
   const MachineFacts machine = probe_machine(*topo);
   SweepPlan plan = expand_sweep(spec, machine);
   for (const std::string& note : plan.notes) std::fprintf(stderr, "kvbench: %s\n", note.c_str());
@@ -915,8 +924,14 @@ int run_main(const std::vector<std::string>& raw_args) {
   state.counter_events = events;
   state.placement = placement;
   std::size_t skipped = 0;
+  std::string not_fresh;  // families left out of the fresh configurations
   for (std::size_t i = 0; i < state.configs.size(); ++i) {
     for (Family f : settings.families) {
+      if (state.configs[i].cache_state == CacheState::kFresh && !appends_per_step(f)) {
+        if (not_fresh.find(family_name(f)) == std::string::npos)
+          not_fresh += std::string(not_fresh.empty() ? "" : ", ") + family_name(f);
+        continue;
+      }
       for (const VariantParams& p : variant_points(f, settings)) {
         if (is_variant_family(f) && state.configs[i].hybrid()) {
           throw UsageError(std::string(family_name(f)) + " needs a uniform cache; " +
@@ -936,6 +951,9 @@ int run_main(const std::vector<std::string>& raw_args) {
       }
     }
   }
+  if (!not_fresh.empty())
+    std::fprintf(stderr, "kvbench: cache_state fresh runs append and append_memcpy only; not %s\n",
+                 not_fresh.c_str());
   // What a benchmark allocates beside its configuration's cache: a variant's buffers (one
   // variant at a time), prefill_copy's per-layer sources.
   const auto beside_cache = [](const DecodeConfig& c, const Entry& e) -> std::int64_t {

@@ -36,7 +36,9 @@ po::options_description run_options() {
       ("pin", po::value<std::string>()->default_value("compact"),
        "compact, scatter, none or pus:0+2+...")
       ("cache-state", po::value<std::string>()->default_value("warm"),
-       "warm, cold (LLC flushed between steps), weights (layer weights streamed between steps)")
+       "warm, cold (LLC flushed between steps), weights (layer weights streamed between steps), "
+       "fresh (append and append_memcpy only: each step writes the next position, as a decode "
+       "does, instead of rewriting the last)")
       ("benchmarks", po::value<std::string>()->default_value("decode_step"),
        "decode_step, attention, append (adds append_memcpy), prefill_copy (bulk write of all "
        "context tokens), "

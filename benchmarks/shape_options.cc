@@ -131,7 +131,7 @@ SweepSpec sweep_spec_from(const po::variables_map& vm) {
       CacheState s;
       if (!parse_cache_state(name, &s)) {
         throw UsageError("bad value '" + name +
-                         "' for --cache-state: expected warm, cold or weights");
+                         "' for --cache-state: expected warm, cold, weights or fresh");
       }
       spec.cache_states.push_back(s);
     }

@@ -16,12 +16,13 @@ const char* cache_state_name(CacheState s) noexcept {
     case CacheState::kWarm: return "warm";
     case CacheState::kCold: return "cold";
     case CacheState::kWeights: return "weights";
+    case CacheState::kFresh: return "fresh";
   }
   return "?";
 }
 
 bool parse_cache_state(const std::string& name, CacheState* out) noexcept {
-  for (CacheState s : {CacheState::kWarm, CacheState::kCold, CacheState::kWeights}) {
+  for (CacheState s : {CacheState::kWarm, CacheState::kCold, CacheState::kWeights, CacheState::kFresh}) {
     if (name == cache_state_name(s)) {
       *out = s;
       return true;

@@ -15,6 +15,7 @@ enum class CacheState : std::uint8_t {
   kWarm,     // the same step repeated: KV stays wherever it fits
   kCold,     // LLC flushed (untimed) between steps
   kWeights,  // each layer's weights streamed (untimed unless asked) between layers, as GEMVs do
+  kFresh,    // append families only: each step appends at a new position (wrapping), as decode does
 };
 const char* cache_state_name(CacheState s) noexcept;
 bool parse_cache_state(const std::string& name, CacheState* out) noexcept;

@@ -126,6 +126,9 @@ struct ParallelDecode::Impl {
   // the append_memcpy reference.
   std::unique_ptr<AlignedFloats> token_rows;  // bytes, aligned as the append's source rows
   std::vector<float> token_scales;
+  // Append slots: fixed at context - 1, or advancing from next_slot (advance_append_slots).
+  bool advancing = false;
+  std::int64_t next_slot = 0, last_slot = 0;
   std::atomic<int> failure{0};
   // Barrier waits: each worker's share of the last run in its own slot (written by that worker
   // only, read after the run), summed into `wait` by the dispatching thread.
@@ -180,8 +183,8 @@ struct ParallelDecode::Impl {
     }
   }
 
-  void append(int layer) noexcept {
-    const Status s = append_token(cache, layer, context - 1, new_k->p, new_v->p);
+  void append(int layer, std::int64_t pos) noexcept {
+    const Status s = append_token(cache, layer, pos, new_k->p, new_v->p);
     if (!ok(s)) fail(s);
   }
   void append_own_heads(const Worker& me, int layer) noexcept {
@@ -190,16 +193,16 @@ struct ParallelDecode::Impl {
     if (!ok(s)) fail(s);
   }
 
-  void memcpy_token(int layer) noexcept {
+  void memcpy_token(int layer, std::int64_t pos) noexcept {
     const CacheGeometry& geo = *cache.geometry;
     const std::int64_t rb = dtype_row_bytes(shape.dtype, d);
     auto* base = static_cast<unsigned char*>(cache.data);
     for (KV kv : {KV::kKey, KV::kValue})
       for (std::int32_t h = 0; h < H; ++h) {
         const std::size_t i = static_cast<std::size_t>(static_cast<int>(kv) * H + h);
-        std::memcpy(base + geo.byte_offset(layer, kv, h, context - 1), token_bytes() + i * static_cast<std::size_t>(rb),
+        std::memcpy(base + geo.byte_offset(layer, kv, h, pos), token_bytes() + i * static_cast<std::size_t>(rb),
                     static_cast<std::size_t>(rb));
-        if (!token_scales.empty()) cache.scales[geo.scale_index(layer, kv, h, context - 1)] = token_scales[i];
+        if (!token_scales.empty()) cache.scales[geo.scale_index(layer, kv, h, pos)] = token_scales[i];
       }
   }
 
@@ -221,14 +224,16 @@ struct ParallelDecode::Impl {
   // Returns the ticks this worker waited at barriers (0 unless `timed`).
   std::uint64_t run_worker(int w, Mode mode, std::int64_t steps, bool timed) noexcept {
     const Worker& me = workers[static_cast<std::size_t>(w)];
-    if (mode == Mode::kAppend) {
-      for (std::int64_t s = 0; s < steps; ++s)
-        for (int l = w; l < L; l += T) append(l);
-      return 0;
-    }
-    if (mode == Mode::kAppendMemcpy) {
-      for (std::int64_t s = 0; s < steps; ++s)
-        for (int l = w; l < L; l += T) memcpy_token(l);
+    if (mode == Mode::kAppend || mode == Mode::kAppendMemcpy) {
+      // The slot of step s, without a division per step.
+      std::int64_t pos = advancing ? next_slot : context - 1;
+      for (std::int64_t s = 0; s < steps; ++s) {
+        if (mode == Mode::kAppend)
+          for (int l = w; l < L; l += T) append(l, pos);
+        else
+          for (int l = w; l < L; l += T) memcpy_token(l, pos);
+        if (advancing && ++pos == context) pos = 0;
+      }
       return 0;
     }
     std::uint64_t waited = 0;
@@ -275,6 +280,7 @@ ParallelDecode::ParallelDecode(ThreadPool& pool, const CacheView& cache, std::in
     throw HarnessError("parallel decode: context " + std::to_string(context) + " must be in [1, capacity " +
                        std::to_string(m.shape.capacity) + "]");
   m.context = context;
+  m.last_slot = context - 1;
   m.T = pool.size();
   m.L = m.shape.layers;
   m.H = m.shape.kv_heads;
@@ -449,8 +455,23 @@ void ParallelDecode::run(Mode mode, std::int64_t steps, CounterSet* counters) {
       m.wait.by_worker[w].running += slot.running;
     }
   }
+  if (m.advancing && (mode == Mode::kAppend || mode == Mode::kAppendMemcpy)) {
+    m.last_slot = (m.next_slot + steps - 1) % m.context;
+    m.next_slot = (m.next_slot + steps) % m.context;
+  } else if (mode != Mode::kAttention) {
+    m.last_slot = m.context - 1;
+  }
   const int f = m.failure.exchange(0);
   if (f != 0) throw HarnessError(std::string("parallel decode: kernel failed: ") + status_message(static_cast<Status>(f)));
+}
+
+void ParallelDecode::advance_append_slots(std::int64_t first) {
+  Impl& m = *impl_;
+  if (first < 0 || first >= m.context)
+    throw HarnessError("parallel decode: first append slot " + std::to_string(first) + " outside [0, context " +
+                       std::to_string(m.context) + ")");
+  m.advancing = true;
+  m.next_slot = first;
 }
 
 ParallelDecode::BarrierWait ParallelDecode::barrier_wait() const {
@@ -462,7 +483,7 @@ ParallelDecode::BarrierWait ParallelDecode::barrier_wait() const {
 
 const std::vector<std::vector<WorkItem>>& ParallelDecode::plan() const noexcept { return impl_->plan; }
 std::int64_t ParallelDecode::context() const noexcept { return impl_->context; }
-std::int64_t ParallelDecode::append_position() const noexcept { return impl_->context - 1; }
+std::int64_t ParallelDecode::append_position() const noexcept { return impl_->last_slot; }
 
 Cost ParallelDecode::cost(Mode mode) const {
   const Impl& m = *impl_;

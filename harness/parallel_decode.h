@@ -26,7 +26,9 @@
 // phase parity, so merge(l-1) and attention(l) never share memory; append(l+1) lands before
 // attention(l+1). Across steps the pipeline continues (layer 0 of step s+1 is appended in the
 // last phase of step s). The append rewrites position context-1 every step (steady state), and
-// attention covers [0, context), the new token included.
+// attention covers [0, context), the new token included. The append modes can instead write a
+// new position every step (advance_append_slots): a real decode's new token lands on lines no
+// step has touched since the cache was filled, where rewriting one slot finds them in L1.
 // Modes: attention alone (same schedule without appends); append alone (layer l appended by
 // worker l mod threads, no barriers inside the run); append_memcpy: the append's reference, a
 // plain memcpy of the bytes the append writes (the new token's rows, encoded once untimed, and
@@ -120,7 +122,14 @@ class ParallelDecode {
 
   const std::vector<std::vector<WorkItem>>& plan() const noexcept;
   std::int64_t context() const noexcept;
-  std::int64_t append_position() const noexcept;  // context - 1: the step rewrites it
+  // The position the last append wrote (the step's, or the last step of an append or
+  // append_memcpy run): context - 1 unless the slots advance.
+  std::int64_t append_position() const noexcept;
+  // From now on each step of an append or append_memcpy run writes the position after the one
+  // before, starting at `first` and wrapping within [0, context) (decode_step still rewrites
+  // context - 1). Over a cache larger than the LLC the slot a step writes was last touched a whole
+  // lap of the cache earlier. Throws HarnessError if `first` is outside [0, context).
+  void advance_append_slots(std::int64_t first);
   // Cost model of one unit of `mode`.
   Cost cost(Mode mode) const;
   const float* query(std::int32_t layer) const;    // [q_heads][head_dim]

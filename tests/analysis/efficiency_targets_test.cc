@@ -327,6 +327,29 @@ TEST(EfficiencyTargets, AppendIsTimedAgainstTheMatchingMemcpyRow) {
   EXPECT_NE(bf16->missing.find("append_memcpy"), std::string::npos);
 }
 
+// Fresh rows (a new position every step) pair with fresh memcpy rows and make their own lines.
+TEST(EfficiencyTargets, FreshAppendRowsMakeTheirOwnLines) {
+  MachineResults m = machine();
+  ResultRow warm = timed_row("append", "fp32", 1, 16, 8, 150);
+  ResultRow warm_base = timed_row("append_memcpy", "fp32", 1, 16, 8, 100);
+  ResultRow fresh = timed_row("append", "fp32", 1, 16, 8, 220);
+  ResultRow fresh_base = timed_row("append_memcpy", "fp32", 1, 16, 8, 200);
+  set(fresh, Col::cache_state, "fresh");
+  set(fresh_base, Col::cache_state, "fresh");
+  m.summaries = {fresh_base, warm, fresh, warm_base};
+  const auto lines = evaluate_targets(m).lines;
+  const TargetLine* w = find(lines, TargetKind::kAppend, "append", "fp32", 1);
+  const TargetLine* f = find(lines, TargetKind::kAppend, "append (fresh)", "fp32", 1);
+  ASSERT_NE(w, nullptr);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(w->measured, 1);
+  EXPECT_NEAR(*w->worst, 1.5, 1e-9);
+  EXPECT_EQ(w->verdict, Verdict::kNotMet);
+  EXPECT_EQ(f->measured, 1);
+  EXPECT_NEAR(*f->worst, 1.1, 1e-9);
+  EXPECT_EQ(f->verdict, Verdict::kMet);
+}
+
 TEST(EfficiencyTargets, PrefillOfADramSizedCacheIsAPercentOfTheRunsDramCopyCeiling) {
   MachineResults m = machine();
   ResultRow l3 = decode_row("prefill_copy", "fp32", 2, 4096, 1e7, 45, "L3");  // few tokens: left out

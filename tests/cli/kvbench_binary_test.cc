@@ -211,6 +211,28 @@ TEST_F(KvbenchBinary, AppendComesWithItsMemcpyReference) {
   }
 }
 
+// cache_state fresh runs the append families only, each with its valid memcpy partner, and says
+// which families it left out.
+TEST_F(KvbenchBinary, FreshAppendRowsComeAloneWithTheirReference) {
+  const Result r = run("run --config ci-smoke --benchmarks decode_step,append --cache-state warm,fresh "
+                       "--ceilings none --context 64 --dtype fp32,int8 --repetitions 1 --out fresh.csv");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("cache_state fresh runs append and append_memcpy only; not decode_step"), std::string::npos)
+      << r.err;
+  const Csv csv = read_csv(dir_ / "fresh.csv");
+  std::map<std::string, int> rows;  // benchmark|cache_state
+  for (const auto& row : csv.rows) {
+    if (row.at("benchmark").rfind("ceiling", 0) == 0) continue;
+    ++rows[row.at("benchmark") + "|" + row.at("cache_state")];
+    EXPECT_EQ(row.at("valid"), "1") << row.at("benchmark") << " " << row.at("cache_state");
+  }
+  EXPECT_GT(rows["decode_step|warm"], 0);
+  EXPECT_EQ(rows["decode_step|fresh"], 0);
+  EXPECT_GT(rows["append|fresh"], 0);
+  EXPECT_EQ(rows["append_memcpy|fresh"], rows["append|fresh"]);
+  EXPECT_EQ(rows["append|warm"], rows["append|fresh"]);
+}
+
 // --inject-fault must fail the reference's byte comparison too.
 TEST_F(KvbenchBinary, InjectedFaultFailsTheAppendMemcpyCheck) {
   const Result r = run("run --config ci-smoke --benchmarks append --ceilings none --context 64 "
@@ -510,6 +532,9 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
       {std::string(kSmoke) + "--llc huge", "bad value 'huge' for --llc"},
       {"topo --llc 12", "bad value '12' for --llc"},
       {std::string(kSmoke) + "--sw-prefetch t1", "bad value 't1' for --sw-prefetch"},
+      {"run --config ci-smoke --benchmarks decode_step,prefill_copy --cache-state fresh",
+       "--cache-state fresh applies to append and append_memcpy only"},
+      {std::string(kSmoke) + "--cache-state hot", "expected warm, cold, weights or fresh"},
       // Refused before the machine probe and --llc auto's LLC probe (the LLC line is its report),
       // as none of them depends on the LLC's size: a bad thread count ("all" needs the probe), a
       // bad shape, a given context's memory (but for the cold state's flush buffer), a missing PU.

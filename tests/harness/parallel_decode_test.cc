@@ -156,6 +156,46 @@ TEST(ParallelDecode, TwoThreadsMatchReferenceAndSingleThreadKernel) {
   }
 }
 
+// Advancing slots: step s of an append (or append_memcpy) run writes position first + s, wrapping
+// within the context, and runs go on where the last one stopped; nothing else is written, and the
+// decode step still rewrites context - 1.
+TEST(ParallelDecode, AdvancingAppendSlotsWriteTheNextPositionsAndWrap) {
+  auto topo = Topology::discover();
+  const int T = std::min(2, topo->pu_count());
+  ThreadPool pool(*topo, T, parse_pin_policy("compact"));
+  for (DType dt : {DType::kF32, DType::kI8}) {
+    for (const ParallelDecode::Mode mode : {ParallelDecode::Mode::kAppend, ParallelDecode::Mode::kAppendMemcpy}) {
+      Fixture f(*topo, dt, Layout::kHeadMajor);
+      const std::int64_t context = 10;
+      ParallelDecode dec(pool, f.view, context);
+      dec.place_and_fill(7);
+      EXPECT_EQ(dec.append_position(), context - 1);
+      EXPECT_THROW(dec.advance_append_slots(context), HarnessError);
+      EXPECT_THROW(dec.advance_append_slots(-1), HarnessError);
+      dec.advance_append_slots(7);
+      // Expected cache: the same fill with the token appended at 7, 8, 9, 0, 1.
+      Fixture g(*topo, dt, Layout::kHeadMajor);
+      std::memcpy(g.data->data(), f.data->data(), static_cast<std::size_t>(f.geo.data_bytes()));
+      if (g.scales) std::memcpy(g.scales->data(), f.scales->data(), static_cast<std::size_t>(f.geo.scale_bytes()));
+      for (std::int64_t pos : {7, 8, 9, 0, 1})
+        for (int l = 0; l < f.shape.layers; ++l)
+          ASSERT_TRUE(ok(append_token(g.view, l, pos, dec.new_key(), dec.new_value())));
+      dec.run(mode, 2);
+      EXPECT_EQ(dec.append_position(), 8);
+      dec.run(mode, 3);
+      EXPECT_EQ(dec.append_position(), 1);
+      EXPECT_EQ(std::memcmp(g.data->data(), f.data->data(), static_cast<std::size_t>(f.geo.data_bytes())), 0)
+          << dtype_name(dt);
+      if (g.scales)
+        EXPECT_EQ(std::memcmp(g.scales->data(), f.scales->data(), static_cast<std::size_t>(f.geo.scale_bytes())), 0);
+      dec.run(ParallelDecode::Mode::kStep, 1);
+      EXPECT_EQ(dec.append_position(), context - 1);
+      dec.run(mode, 1);  // the run after a step goes on from the slots' own cursor
+      EXPECT_EQ(dec.append_position(), 2);
+    }
+  }
+}
+
 TEST(ParallelDecode, OneKvHeadKeepsTwoThreadsBusyAndRejectsBadContext) {
   auto topo = Topology::discover();
   const int T = std::min(2, topo->pu_count());
