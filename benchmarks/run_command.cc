@@ -1075,7 +1075,7 @@ int run_main(const std::vector<std::string>& raw_args) {
     b->UseManualTime()->Unit(benchmark::kNanosecond);
     if (!user_reps) b->Repetitions(settings.repetitions);
     const DecodeConfig& c = state.configs[e.config];
-    if (c.cache_state != CacheState::kWarm) {
+    if (c.cache_state == CacheState::kCold || c.cache_state == CacheState::kWeights) {
       // Each cold/weights step pays an untimed flush far longer than the step, and min-time
       // counts timed seconds only: fix the iteration count from a 10 GB/s step estimate
       // instead, so a repetition takes about min-time of steps (3..20 of them).
