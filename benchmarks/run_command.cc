@@ -924,12 +924,12 @@ int run_main(const std::vector<std::string>& raw_args) {
   state.counter_events = events;
   state.placement = placement;
   std::size_t skipped = 0;
-  std::string not_fresh;  // families left out of the fresh configurations
+  std::vector<std::string> not_fresh;  // families left out of the fresh configurations
   for (std::size_t i = 0; i < state.configs.size(); ++i) {
     for (Family f : settings.families) {
       if (state.configs[i].cache_state == CacheState::kFresh && !appends_per_step(f)) {
-        if (not_fresh.find(family_name(f)) == std::string::npos)
-          not_fresh += std::string(not_fresh.empty() ? "" : ", ") + family_name(f);
+        if (std::find(not_fresh.begin(), not_fresh.end(), family_name(f)) == not_fresh.end())
+          not_fresh.emplace_back(family_name(f));
         continue;
       }
       for (const VariantParams& p : variant_points(f, settings)) {
@@ -951,9 +951,11 @@ int run_main(const std::vector<std::string>& raw_args) {
       }
     }
   }
-  if (!not_fresh.empty())
-    std::fprintf(stderr, "kvbench: cache_state fresh runs append and append_memcpy only; not %s\n",
-                 not_fresh.c_str());
+  if (!not_fresh.empty()) {
+    std::string names;
+    for (const std::string& n : not_fresh) names += (names.empty() ? "" : ", ") + n;
+    std::fprintf(stderr, "kvbench: cache_state fresh runs append and append_memcpy only; not %s\n", names.c_str());
+  }
   // What a benchmark allocates beside its configuration's cache: a variant's buffers (one
   // variant at a time), prefill_copy's per-layer sources.
   const auto beside_cache = [](const DecodeConfig& c, const Entry& e) -> std::int64_t {

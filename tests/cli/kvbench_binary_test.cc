@@ -214,10 +214,12 @@ TEST_F(KvbenchBinary, AppendComesWithItsMemcpyReference) {
 // cache_state fresh runs the append families only, each with its valid memcpy partner, and says
 // which families it left out.
 TEST_F(KvbenchBinary, FreshAppendRowsComeAloneWithTheirReference) {
-  const Result r = run("run --config ci-smoke --benchmarks decode_step,append --cache-state warm,fresh "
-                       "--ceilings none --context 64 --dtype fp32,int8 --repetitions 1 --out fresh.csv");
+  const Result r = run("run --config ci-smoke --benchmarks decode_step,paged_attention,attention,append "
+                       "--cache-state warm,fresh --ceilings none --context 64 --dtype fp32,int8 --repetitions 1 --out fresh.csv");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_NE(r.err.find("cache_state fresh runs append and append_memcpy only; not decode_step"), std::string::npos)
+  // Each left-out family named once: attention too, though paged_attention's name holds it.
+  EXPECT_NE(r.err.find("cache_state fresh runs append and append_memcpy only; not decode_step, paged_attention, attention\n"),
+            std::string::npos)
       << r.err;
   const Csv csv = read_csv(dir_ / "fresh.csv");
   std::map<std::string, int> rows;  // benchmark|cache_state
