@@ -194,14 +194,16 @@ void append_target(const MachineResults& m, std::vector<Sample>* out) {
     if (r.str(Col::benchmark) == "append_memcpy") baseline.emplace(join_columns(r, key_cols), &r);
   }
   for (const ResultRow& r : m.summaries) {
-    if (r.str(Col::benchmark) != "append") continue;
+    // Both store kinds are held to the same plain memcpy, each on its own lines.
+    const std::string& name = r.str(Col::benchmark);
+    if (name != "append" && name != "append_streaming") continue;
     const auto it = baseline.find(join_columns(r, key_cols));
     Sample s = sample(TargetKind::kAppend, &r, it == baseline.end() ? nullptr : it->second, std::nullopt,
                       "an append_memcpy row of the same configuration and run");
     if (s.partner) s.value = time_ratio(r, *s.partner);
     // A new position every step (the slot out of the caches, as in a decode) is a different
     // question from rewriting one slot: its own lines.
-    if (r.str(Col::cache_state) == "fresh") s.benchmark = "append (fresh)";
+    if (r.str(Col::cache_state) == "fresh") s.benchmark = name + " (fresh)";
     out->push_back(s);
   }
 }

@@ -168,6 +168,7 @@ ParallelDecode::Mode mode_of(Family f) {
     case Family::kAttention: return ParallelDecode::Mode::kAttention;
     case Family::kAppend: return ParallelDecode::Mode::kAppend;
     case Family::kAppendMemcpy: return ParallelDecode::Mode::kAppendMemcpy;
+    case Family::kAppendStreaming: return ParallelDecode::Mode::kAppendStreaming;
     default: return ParallelDecode::Mode::kStep;
   }
 }
@@ -313,6 +314,9 @@ const Validation& DecodeFixture::validation(Family family) {
                               : family == Family::kAppend
                                   ? (append_validation_ ? *append_validation_
                                                         : (validate_append(), *append_validation_))
+                              : family == Family::kAppendStreaming
+                                  ? (streaming_validation_ ? *streaming_validation_
+                                                           : (validate_append_streaming(), *streaming_validation_))
                                   : validation_;
       const Validation& other = child_->validation(family);
       Validation v;
@@ -331,6 +335,10 @@ const Validation& DecodeFixture::validation(Family family) {
   if (family == Family::kAppend) {
     if (!append_validation_) validate_append();
     return *append_validation_;
+  }
+  if (family == Family::kAppendStreaming) {
+    if (!streaming_validation_) validate_append_streaming();
+    return *streaming_validation_;
   }
   if (family != Family::kPrefillCopy) return validation_;
   if (!prefill_validation_) validate_prefill();
@@ -439,9 +447,17 @@ void DecodeFixture::validate_append() {
 }
 
 void DecodeFixture::validate_append_memcpy() {
-  // The reference must store exactly the append's bytes: snapshot what append wrote at the
-  // checked layers, clear it, memcpy to the same slot, compare; then the rows must decode like
-  // an append's.
+  memcpy_validation_ = same_bytes_as_append(ParallelDecode::Mode::kAppendMemcpy, "append_memcpy");
+}
+
+void DecodeFixture::validate_append_streaming() {
+  streaming_validation_ = same_bytes_as_append(ParallelDecode::Mode::kAppendStreaming, "append_streaming");
+}
+
+Validation DecodeFixture::same_bytes_as_append(ParallelDecode::Mode mode, const char* name) {
+  // `mode` must store exactly the append's bytes: snapshot what append wrote at the checked
+  // layers, overwrite it, run `mode` once at the same slot, compare; then the rows must decode
+  // like an append's.
   const CacheShape& shape = geometry_.shape();
   const CacheView view = this->view();
   const std::int64_t rb = dtype_row_bytes(shape.dtype, shape.head_dim);
@@ -464,7 +480,7 @@ void DecodeFixture::validate_append_memcpy() {
           sc = -1.0f;
         }
       }
-  decode_->run(ParallelDecode::Mode::kAppendMemcpy, 1);
+  decode_->run(mode, 1);
   if (inject_fault_ && !rows.empty()) rows[0] ^= 1;  // self-test: the comparison must fail
   Validation v{true, 0, ""};
   std::size_t r = 0;
@@ -477,14 +493,14 @@ void DecodeFixture::validate_append_memcpy() {
         if (v.valid && (std::memcmp(row, &rows[r * static_cast<std::size_t>(rb)],
                                     static_cast<std::size_t>(rb)) != 0 || !same_scale)) {
           v.valid = false;
-          v.detail = "append_memcpy row (layer " + std::to_string(layer) + ", head " +
+          v.detail = std::string(name) + " row (layer " + std::to_string(layer) + ", head " +
                      std::to_string(h) + ") differs from the row append writes";
         }
       }
   for (std::int32_t layer : checked_layers_) {
     if (v.valid) check_appended_rows(layer, &v);
   }
-  memcpy_validation_ = v;
+  return v;
 }
 
 const std::vector<CounterReading>& DecodeFixture::counter_readings(Family family) {

@@ -50,8 +50,8 @@ class DecodeFixture {
 
   Cost cost(Family family) const;
   // Validity of `family`: the decode validation, plus (prefill_copy) the copied rows check,
-  // (append) the rows of one append run, or (append_memcpy) its rows byte-identical to the
-  // append's at the same slot.
+  // (append) the rows of one append run, or (append_memcpy, append_streaming) its rows
+  // byte-identical to the append's at the same slot.
   const Validation& validation(Family family);
   const Validation& validation() const noexcept { return validation_; }
   const std::string& pu_list() const noexcept { return pu_list_; }
@@ -86,6 +86,9 @@ class DecodeFixture {
   void validate_prefill();
   void validate_append();
   void validate_append_memcpy();
+  void validate_append_streaming();
+  // The validation of a mode that must write the append's bytes (append_memcpy, append_streaming).
+  Validation same_bytes_as_append(ParallelDecode::Mode mode, const char* name);
   // Fails *v if layer's appended rows do not decode to the new token.
   void check_appended_rows(std::int32_t layer, Validation* v) const;
   CacheView view() const;
@@ -113,6 +116,7 @@ class DecodeFixture {
   std::optional<Validation> prefill_validation_;
   std::optional<Validation> append_validation_;
   std::optional<Validation> memcpy_validation_;
+  std::optional<Validation> streaming_validation_;
   std::string pu_list_;
   double fill_seconds_ = 0, validation_seconds_ = 0;
   volatile std::uint64_t sink_ = 0;

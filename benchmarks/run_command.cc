@@ -76,11 +76,14 @@ bool decode_type(Family f) { return f == Family::kDecodeStep || f == Family::kAt
 
 // Families whose traffic is a copy: fp32 rows read, cache rows written.
 bool writes_cache(Family f) {
-  return f == Family::kAppend || f == Family::kAppendMemcpy || f == Family::kPrefillCopy;
+  return f == Family::kAppend || f == Family::kAppendMemcpy || f == Family::kAppendStreaming ||
+         f == Family::kPrefillCopy;
 }
 
 // Families that write one token per unit: the only ones cache_state fresh changes.
-bool appends_per_step(Family f) { return f == Family::kAppend || f == Family::kAppendMemcpy; }
+bool appends_per_step(Family f) {
+  return f == Family::kAppend || f == Family::kAppendMemcpy || f == Family::kAppendStreaming;
+}
 
 // Each variant family sweeps its own axes; the others run once per configuration.
 std::vector<VariantParams> variant_points(Family f, const RunSettings& s) {
@@ -819,8 +822,8 @@ int run_main(const std::vector<std::string>& raw_args) {
   const bool fresh = std::find(spec.cache_states.begin(), spec.cache_states.end(), CacheState::kFresh) !=
                      spec.cache_states.end();
   if (fresh && std::none_of(settings.families.begin(), settings.families.end(), appends_per_step))
-    throw UsageError("--cache-state fresh applies to append and append_memcpy only (the position each "
-                     "step writes); add append to --benchmarks");
+    throw UsageError("--cache-state fresh applies to append, append_streaming and append_memcpy only "
+                     "(the position each step writes); add append to --benchmarks");
   const MachineFacts machine = probe_machine(*topo);
   SweepPlan plan = expand_sweep(spec, machine);
   for (const std::string& note : plan.notes) std::fprintf(stderr, "kvbench: %s\n", note.c_str());
@@ -954,7 +957,7 @@ int run_main(const std::vector<std::string>& raw_args) {
   if (!not_fresh.empty()) {
     std::string names;
     for (const std::string& n : not_fresh) names += (names.empty() ? "" : ", ") + n;
-    std::fprintf(stderr, "kvbench: cache_state fresh runs append and append_memcpy only; not %s\n", names.c_str());
+    std::fprintf(stderr, "kvbench: cache_state fresh runs append, append_streaming and append_memcpy only; not %s\n", names.c_str());
   }
   // What a benchmark allocates beside its configuration's cache: a variant's buffers (one
   // variant at a time), prefill_copy's per-layer sources.

@@ -25,6 +25,7 @@ const char* family_name(Family f) noexcept {
     case Family::kMemcpySameBytes: return "memcpy_same_bytes";
     case Family::kRecomputeDecode: return "recompute_decode";
     case Family::kAppendMemcpy: return "append_memcpy";
+    case Family::kAppendStreaming: return "append_streaming";
   }
   return "?";
 }
@@ -37,10 +38,11 @@ po::options_description run_options() {
        "compact, scatter, none or pus:0+2+...")
       ("cache-state", po::value<std::string>()->default_value("warm"),
        "warm, cold (LLC flushed between steps), weights (layer weights streamed between steps), "
-       "fresh (append and append_memcpy only: each step writes the next position, as a decode "
+       "fresh (append, append_streaming and append_memcpy only: each step writes the next position, as a decode "
        "does, instead of rewriting the last)")
       ("benchmarks", po::value<std::string>()->default_value("decode_step"),
-       "decode_step, attention, append (adds append_memcpy), prefill_copy (bulk write of all "
+       "decode_step, attention, append (adds append_memcpy), append_streaming (append with "
+       "non-temporal stores; adds append_memcpy), prefill_copy (bulk write of all "
        "context tokens), "
        "paged_attention, batched_attention, chunked_attention, cache_repack, cache_grow, "
        "cache_clone (each cache_* adds memcpy_same_bytes), recompute_decode")
@@ -129,11 +131,13 @@ RunSettings run_settings_from(const po::variables_map& vm,
       throw UsageError("bad value '" + name + "' for --benchmarks: expected one of " + names);
     }
   }
-  // append is read against a memcpy of its bytes to its addresses, measured right after it.
-  if (const auto a = std::find(s.families.begin(), s.families.end(), Family::kAppend);
-      a != s.families.end() &&
+  // append (either store kind) is read against a memcpy of its bytes to its addresses, measured
+  // right after the last of them.
+  const auto is_append = [](Family f) { return f == Family::kAppend || f == Family::kAppendStreaming; };
+  if (const auto a = std::find_if(s.families.rbegin(), s.families.rend(), is_append);
+      a != s.families.rend() &&
       std::find(s.families.begin(), s.families.end(), Family::kAppendMemcpy) == s.families.end()) {
-    s.families.insert(a + 1, Family::kAppendMemcpy);
+    s.families.insert(a.base(), Family::kAppendMemcpy);
   }
   // The cache-management rows are read against a plain memcpy of the same bytes, same run.
   for (Family f : {Family::kCacheRepack, Family::kCacheGrow, Family::kCacheClone}) {

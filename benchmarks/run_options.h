@@ -15,6 +15,7 @@ namespace kvb {
 enum class Family {
   kDecodeStep, kAttention, kAppend, kPrefillCopy,
   kAppendMemcpy,  // append's reference: memcpy of its bytes to its addresses (added with append)
+  kAppendStreaming,  // append with non-temporal stores (StoreHint::kStreaming); adds append_memcpy
   // KV-cache variants (benchmarks/variant_runner.h)
   kPagedAttention, kBatchedAttention, kChunkedAttention, kCacheRepack, kCacheGrow, kCacheClone,
   kMemcpySameBytes, kRecomputeDecode,
@@ -24,10 +25,10 @@ inline constexpr Family kAllFamilies[] = {
     Family::kPrefillCopy,      Family::kPagedAttention,   Family::kBatchedAttention,
     Family::kChunkedAttention, Family::kCacheRepack,      Family::kCacheGrow,
     Family::kCacheClone,       Family::kMemcpySameBytes,  Family::kRecomputeDecode,
-    Family::kAppendMemcpy};
+    Family::kAppendMemcpy,     Family::kAppendStreaming};
 // CSV `benchmark`: decode_step, attention, append, prefill_copy, paged_attention,
 // batched_attention, chunked_attention, cache_repack, cache_grow, cache_clone,
-// memcpy_same_bytes, recompute_decode, append_memcpy.
+// memcpy_same_bytes, recompute_decode, append_memcpy, append_streaming.
 const char* family_name(Family f) noexcept;
 
 enum class CeilingSet { kNone, kRead, kAll };

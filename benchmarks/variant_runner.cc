@@ -27,6 +27,7 @@ bool is_variant_family(Family f) noexcept {
     case Family::kAttention:
     case Family::kAppend:
     case Family::kAppendMemcpy:
+    case Family::kAppendStreaming:
     case Family::kPrefillCopy: return false;
     default: return true;
   }

@@ -183,8 +183,8 @@ struct ParallelDecode::Impl {
     }
   }
 
-  void append(int layer, std::int64_t pos) noexcept {
-    const Status s = append_token(cache, layer, pos, new_k->p, new_v->p);
+  void append(int layer, std::int64_t pos, StoreHint hint = StoreHint::kAuto) noexcept {
+    const Status s = append_token(cache, layer, pos, new_k->p, new_v->p, hint);
     if (!ok(s)) fail(s);
   }
   void append_own_heads(const Worker& me, int layer) noexcept {
@@ -224,12 +224,14 @@ struct ParallelDecode::Impl {
   // Returns the ticks this worker waited at barriers (0 unless `timed`).
   std::uint64_t run_worker(int w, Mode mode, std::int64_t steps, bool timed) noexcept {
     const Worker& me = workers[static_cast<std::size_t>(w)];
-    if (mode == Mode::kAppend || mode == Mode::kAppendMemcpy) {
+    if (appends(mode)) {
       // The slot of step s, without a division per step.
       std::int64_t pos = advancing ? next_slot : context - 1;
       for (std::int64_t s = 0; s < steps; ++s) {
         if (mode == Mode::kAppend)
           for (int l = w; l < L; l += T) append(l, pos);
+        else if (mode == Mode::kAppendStreaming)
+          for (int l = w; l < L; l += T) append(l, pos, StoreHint::kStreaming);
         else
           for (int l = w; l < L; l += T) memcpy_token(l, pos);
         if (advancing && ++pos == context) pos = 0;
@@ -439,10 +441,10 @@ void ParallelDecode::run(Mode mode, std::int64_t steps, CounterSet* counters) {
     const Impl::Worker& me = m.workers[static_cast<std::size_t>(w)];
     const Cost share = mode == Mode::kStep ? me.step_share
                        : mode == Mode::kAttention ? me.attention_share
-                       : mode == Mode::kAppend ? me.append_share
-                                               : me.memcpy_share;
+                       : mode == Mode::kAppendMemcpy ? me.memcpy_share
+                                                     : me.append_share;
     sde_count(share * steps);
-    if ((mode == Mode::kStep || mode == Mode::kAppend) && w == 0) sde_count_tokens(steps);
+    if (mode != Mode::kAttention && mode != Mode::kAppendMemcpy && w == 0) sde_count_tokens(steps);
     if (counters) counters->stop(w);
   });
   if (timed) {
@@ -455,7 +457,7 @@ void ParallelDecode::run(Mode mode, std::int64_t steps, CounterSet* counters) {
       m.wait.by_worker[w].running += slot.running;
     }
   }
-  if (m.advancing && (mode == Mode::kAppend || mode == Mode::kAppendMemcpy)) {
+  if (m.advancing && appends(mode)) {
     m.last_slot = (m.next_slot + steps - 1) % m.context;
     m.next_slot = (m.next_slot + steps) % m.context;
   } else if (mode != Mode::kAttention) {
@@ -490,7 +492,8 @@ Cost ParallelDecode::cost(Mode mode) const {
   switch (mode) {
     case Mode::kStep: return decode_step_cost(m.shape, m.context);
     case Mode::kAttention: return attention_cost(m.shape, m.context) * m.L;
-    case Mode::kAppend: return append_cost(m.shape) * m.L;
+    case Mode::kAppend:
+    case Mode::kAppendStreaming: return append_cost(m.shape) * m.L;
     case Mode::kAppendMemcpy: return append_memcpy_cost(m.shape) * m.L;
   }
   return {};

@@ -30,7 +30,7 @@
 // new position every step (advance_append_slots): a real decode's new token lands on lines no
 // step has touched since the cache was filled, where rewriting one slot finds them in L1.
 // Modes: attention alone (same schedule without appends); append alone (layer l appended by
-// worker l mod threads, no barriers inside the run); append_memcpy: the append's reference, a
+// worker l mod threads, no barriers inside the run), with the cache's stores or streaming ones; append_memcpy: the append's reference, a
 // plain memcpy of the bytes the append writes (the new token's rows, encoded once untimed, and
 // their scales) to the same addresses, distributed over the workers like append.
 #pragma once
@@ -84,8 +84,13 @@ std::vector<WorkItem> chunk_decode(std::int32_t kv_heads, std::int64_t context, 
 
 class ParallelDecode {
  public:
-  // full step, attention+merge only, append only, memcpy of the append's bytes
-  enum class Mode { kStep, kAttention, kAppend, kAppendMemcpy };
+  // full step, attention+merge only, append only, memcpy of the append's bytes, append with
+  // streaming stores (StoreHint::kStreaming)
+  enum class Mode { kStep, kAttention, kAppend, kAppendMemcpy, kAppendStreaming };
+  // The modes that write one token per step into every layer, and nothing else.
+  static constexpr bool appends(Mode m) noexcept {
+    return m == Mode::kAppend || m == Mode::kAppendMemcpy || m == Mode::kAppendStreaming;
+  }
 
   // `cache` must hold >= context positions. Queries, new K/V rows and outputs are owned by the
   // executor (queries[L][q_heads][head_dim], outputs likewise). Throws HarnessError on bad shape.

@@ -35,14 +35,14 @@ SlotRows slot_rows(const CacheView& cache, std::int32_t layer, std::int64_t slot
 }  // namespace
 
 Status append_token(const CacheView& cache, std::int32_t layer, std::int64_t position,
-                    const float* k, const float* v) noexcept {
+                    const float* k, const float* v, StoreHint hint) noexcept {
   if (cache.geometry == nullptr) return Status::kNullArgument;
-  return append_token_heads(cache, layer, position, k, v, 0, cache.geometry->shape().kv_heads);
+  return append_token_heads(cache, layer, position, k, v, 0, cache.geometry->shape().kv_heads, hint);
 }
 
 Status append_token_heads(const CacheView& cache, std::int32_t layer, std::int64_t position,
                           const float* k, const float* v, std::int32_t first_head,
-                          std::int32_t heads) noexcept {
+                          std::int32_t heads, StoreHint hint) noexcept {
   if (Status st = check_write(cache, layer, k, v); !ok(st)) return st;
   const CacheShape& s = cache.geometry->shape();
   if (position < 0 || position >= s.capacity) return Status::kOutOfRange;
@@ -55,7 +55,8 @@ Status append_token_heads(const CacheView& cache, std::int32_t layer, std::int64
   // 1.0-1.6x the memcpy's time, two rows ahead 1.5-2.6x, none 0.9-1.2x. (Fresh positions gain
   // from it for the wide fp32/fp16/bf16 rows: kernel_bench fp32 0.4x vs 1.0x the memcpy.)
   const CacheGeometry& geo = *cache.geometry;
-  if (s.dtype == DType::kF32) {
+  const bool stream = hint == StoreHint::kStreaming;
+  if (s.dtype == DType::kF32 && !stream) {
     // fp32 rows are stored as they come: a copy per row, without the encoder's dispatch and
     // frame, which cost as much as the copies where a layer's slot is two 512-byte rows (one KV
     // head): results/epyc-zen5-2c-kvm/append-copy/ has the numbers.
@@ -69,14 +70,17 @@ Status append_token_heads(const CacheView& cache, std::int32_t layer, std::int64
     return Status::kOk;
   }
   // One encoder call for all of the slot's rows, whose rows (and scales) lie a head stride apart
-  // in both layouts.
+  // in both layouts. Streaming: the rows' streaming path and one fence. Where the slot's lines are
+  // in no cache (a decode's next position over a cache larger than the LLC), those stores skip
+  // the read for ownership that a cached store pays per line; where they are cached, they evict
+  // them (results/epyc-zen3-2c-kvm/append-streaming/).
   const std::int64_t scale_stride = s.kv_heads > 1 && dtype_has_row_scale(s.dtype)
                                          ? geo.scale_index(layer, KV::kKey, 1, position) -
                                                geo.scale_index(layer, KV::kKey, 0, position)
                                          : 1;  // the same for K and V
   encode_token(slot_rows(cache, layer, position, KV::kKey, first_head, k + first),
                slot_rows(cache, layer, position, KV::kValue, first_head, v + first), geo.head_stride(), heads,
-               s.head_dim, s.dtype, scale_stride);
+               s.head_dim, s.dtype, scale_stride, stream);
   return Status::kOk;
 }
 

@@ -993,7 +993,13 @@ HWY_NOINLINE void EncodeTokenScaled(const SlotRows& key, const SlotRows& value, 
 // int8 0.90-0.91 (faster in 8 of 8), fp16 0.95-0.96, bf16 0.96-0.99; eight KV heads 0.95-0.98
 // (results/epyc-zen5-2c-kvm/append-copy/README.md).
 void EncodeToken(const SlotRows& key, const SlotRows& value, std::int64_t dst_stride,
-                 std::int64_t rows, std::int32_t d, DType dtype, std::int64_t scale_stride) {
+                 std::int64_t rows, std::int32_t d, DType dtype, std::int64_t scale_stride, bool stream) {
+  if (stream) {  // the rows' streaming path, K then V, and one fence for both
+    for (const SlotRows* t : {&key, &value})
+      EncodeRowsOf(t->src, d, t->dst, dst_stride, rows, d, dtype, t->scales, scale_stride, true);
+    hwy::FlushStream();
+    return;
+  }
   if (dtype == DType::kF16 || dtype == DType::kBF16) {
     for (const SlotRows* t : {&key, &value}) {
       auto* dst = static_cast<std::uint16_t*>(t->dst);
@@ -1035,8 +1041,8 @@ void encode_rows(const float* src, std::int64_t src_stride, void* dst, std::int6
 
 void encode_token(const SlotRows& key, const SlotRows& value, std::int64_t dst_stride,
                   std::int64_t rows, std::int32_t head_dim, DType dtype,
-                  std::int64_t scale_stride) noexcept {
-  HWY_DYNAMIC_DISPATCH(EncodeToken)(key, value, dst_stride, rows, head_dim, dtype, scale_stride);
+                  std::int64_t scale_stride, bool stream) noexcept {
+  HWY_DYNAMIC_DISPATCH(EncodeToken)(key, value, dst_stride, rows, head_dim, dtype, scale_stride, stream);
 }
 
 void encode_rows(const float* src, std::int64_t src_stride, void* dst, std::int64_t dst_stride,

@@ -23,7 +23,8 @@ void encode_rows(const float* src, std::int64_t src_stride, void* dst, std::int6
 
 // One token's rows of every KV head into a slot, K and V (an append): the two encode_rows calls
 // (key.src to key.dst, value.src to value.dst; source rows head_dim floats apart, destination
-// rows dst_stride elements apart, scales scale_stride apart) in one dispatch, without streaming.
+// rows dst_stride elements apart, scales scale_stride apart) in one dispatch. With `stream`, as
+// encode_rows streams, with one fence after both.
 // A one-row encode costs about as much in calls as in work (Zen 5: 7.4 ns per one-row call
 // against 2.7 ns per row in 8-row calls), and a cache with one KV head appends two rows per layer.
 struct SlotRows {
@@ -33,6 +34,6 @@ struct SlotRows {
 };
 void encode_token(const SlotRows& key, const SlotRows& value, std::int64_t dst_stride,
                   std::int64_t rows, std::int32_t head_dim, DType dtype,
-                  std::int64_t scale_stride) noexcept;
+                  std::int64_t scale_stride, bool stream = false) noexcept;
 
 }  // namespace kvb

@@ -87,11 +87,12 @@ step default default.log "$kvbench" run "${llc_args[@]}" --out "$out/default.csv
 # Decode streaming (contexts sized from the caches: L2, LLC and 4x LLC), one-token append
 # against a memcpy of the same bytes, and the bulk prefill copy, every dtype, every thread count.
 # The append runs twice: rewriting one slot (warm) and at a new position every step (fresh, as a
-# decode writes; decode_step and prefill_copy skip that state).
+# decode writes; decode_step and prefill_copy skip that state), each with the cache's stores
+# (append) and with streaming ones (append_streaming).
 # --ceiling-bracket: each row is held against its own ceiling measured right before and after
 # it, so a shared host's drift within the run is not read as a change of efficiency.
 step targets targets.log "$kvbench" run "${llc_args[@]}" --model qwen3-0.6b --context auto --dtype all \
-  --threads "$THREADS" --benchmarks decode_step,append,prefill_copy --cache-state warm,fresh --repetitions "$reps" \
+  --threads "$THREADS" --benchmarks decode_step,append,append_streaming,prefill_copy --cache-state warm,fresh --repetitions "$reps" \
   --min-time 0.1 --ceiling-bracket --out "$out/targets.csv"
 step gqa gqa.log "$kvbench" run "${llc_args[@]}" --model qwen3-0.6b --q-heads 8,16,32,64 --kv-heads 8 \
   --context 16384 --threads "1,$pus" --dtype all --benchmarks attention --repetitions "$reps" \

@@ -328,16 +328,28 @@ TEST(EfficiencyTargets, AppendIsTimedAgainstTheMatchingMemcpyRow) {
 }
 
 // Fresh rows (a new position every step) pair with fresh memcpy rows and make their own lines.
-TEST(EfficiencyTargets, FreshAppendRowsMakeTheirOwnLines) {
+// Fresh rows, and append_streaming rows (held to the same memcpy), each on their own lines.
+TEST(EfficiencyTargets, FreshAndStreamingAppendRowsMakeTheirOwnLines) {
   MachineResults m = machine();
   ResultRow warm = timed_row("append", "fp32", 1, 16, 8, 150);
   ResultRow warm_base = timed_row("append_memcpy", "fp32", 1, 16, 8, 100);
   ResultRow fresh = timed_row("append", "fp32", 1, 16, 8, 220);
   ResultRow fresh_base = timed_row("append_memcpy", "fp32", 1, 16, 8, 200);
+  ResultRow streaming = timed_row("append_streaming", "fp32", 1, 16, 8, 300);
+  ResultRow fresh_streaming = timed_row("append_streaming", "fp32", 1, 16, 8, 100);
   set(fresh, Col::cache_state, "fresh");
   set(fresh_base, Col::cache_state, "fresh");
-  m.summaries = {fresh_base, warm, fresh, warm_base};
+  set(fresh_streaming, Col::cache_state, "fresh");
+  m.summaries = {fresh_base, warm, fresh, warm_base, streaming, fresh_streaming};
   const auto lines = evaluate_targets(m).lines;
+  const TargetLine* s = find(lines, TargetKind::kAppend, "append_streaming", "fp32", 1);
+  const TargetLine* fs = find(lines, TargetKind::kAppend, "append_streaming (fresh)", "fp32", 1);
+  ASSERT_NE(s, nullptr);
+  ASSERT_NE(fs, nullptr);
+  EXPECT_NEAR(*s->worst, 3.0, 1e-9);
+  EXPECT_EQ(s->verdict, Verdict::kNotMet);
+  EXPECT_NEAR(*fs->worst, 0.5, 1e-9);
+  EXPECT_EQ(fs->verdict, Verdict::kMet);
   const TargetLine* w = find(lines, TargetKind::kAppend, "append", "fp32", 1);
   const TargetLine* f = find(lines, TargetKind::kAppend, "append (fresh)", "fp32", 1);
   ASSERT_NE(w, nullptr);

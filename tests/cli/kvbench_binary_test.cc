@@ -211,14 +211,14 @@ TEST_F(KvbenchBinary, AppendComesWithItsMemcpyReference) {
   }
 }
 
-// cache_state fresh runs the append families only, each with its valid memcpy partner, and says
-// which families it left out.
+// cache_state fresh runs the append families only (both store kinds), each with its valid memcpy
+// partner, and says which families it left out.
 TEST_F(KvbenchBinary, FreshAppendRowsComeAloneWithTheirReference) {
-  const Result r = run("run --config ci-smoke --benchmarks decode_step,paged_attention,attention,append "
+  const Result r = run("run --config ci-smoke --benchmarks decode_step,paged_attention,attention,append,append_streaming "
                        "--cache-state warm,fresh --ceilings none --context 64 --dtype fp32,int8 --repetitions 1 --out fresh.csv");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   // Each left-out family named once: attention too, though paged_attention's name holds it.
-  EXPECT_NE(r.err.find("cache_state fresh runs append and append_memcpy only; not decode_step, paged_attention, attention\n"),
+  EXPECT_NE(r.err.find("cache_state fresh runs append, append_streaming and append_memcpy only; not decode_step, paged_attention, attention\n"),
             std::string::npos)
       << r.err;
   const Csv csv = read_csv(dir_ / "fresh.csv");
@@ -238,21 +238,26 @@ TEST_F(KvbenchBinary, FreshAppendRowsComeAloneWithTheirReference) {
   EXPECT_GT(rows["append|fresh"], 0);
   EXPECT_EQ(rows["append_memcpy|fresh"], rows["append|fresh"]);
   EXPECT_EQ(rows["append|warm"], rows["append|fresh"]);
+  EXPECT_EQ(rows["append_streaming|fresh"], rows["append|fresh"]);
+  EXPECT_EQ(rows["append_streaming|warm"], rows["append|fresh"]);
 }
 
-// --inject-fault must fail the reference's byte comparison too.
+// --inject-fault must fail the byte comparisons with the append's rows too (append_memcpy's and
+// append_streaming's).
 TEST_F(KvbenchBinary, InjectedFaultFailsTheAppendMemcpyCheck) {
-  const Result r = run("run --config ci-smoke --benchmarks append --ceilings none --context 64 "
+  const Result r = run("run --config ci-smoke --benchmarks append_streaming --ceilings none --context 64 "
                        "--dtype int8 --repetitions 1 --inject-fault --out f.csv");
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   const Csv csv = read_csv(dir_ / "f.csv");
-  int memcpy_rows = 0;
+  std::map<std::string, int> rows;
   for (const auto& row : csv.rows) {
-    if (row.at("benchmark") != "append_memcpy") continue;
-    ++memcpy_rows;
-    EXPECT_EQ(row.at("valid"), "0");
+    if (row.at("benchmark").rfind("append", 0) != 0) continue;
+    ++rows[row.at("benchmark")];
+    EXPECT_EQ(row.at("valid"), "0") << row.at("benchmark");
   }
-  EXPECT_GT(memcpy_rows, 0);
+  EXPECT_GT(rows["append_memcpy"], 0);  // added with append_streaming, as with append
+  EXPECT_EQ(rows["append_streaming"], rows["append_memcpy"]);
+  EXPECT_EQ(rows["append"], 0);
 }
 
 // Two workers: decode_step and attention rows say what share of the workers' time went to
@@ -540,7 +545,7 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
       {"topo --llc 12", "bad value '12' for --llc"},
       {std::string(kSmoke) + "--sw-prefetch t1", "bad value 't1' for --sw-prefetch"},
       {"run --config ci-smoke --benchmarks decode_step,prefill_copy --cache-state fresh",
-       "--cache-state fresh applies to append and append_memcpy only"},
+       "--cache-state fresh applies to append, append_streaming and append_memcpy only"},
       {std::string(kSmoke) + "--cache-state hot", "expected warm, cold, weights or fresh"},
       // Refused before the machine probe and --llc auto's LLC probe (the LLC line is its report),
       // as none of them depends on the LLC's size: a bad thread count ("all" needs the probe), a

@@ -152,11 +152,19 @@ TEST(ParallelDecode, TwoThreadsMatchReferenceAndSingleThreadKernel) {
       for (std::size_t i = 0; i < before.size(); ++i) ASSERT_FLOAT_EQ(before[i], dec.output(0)[i]);
       dec.run(ParallelDecode::Mode::kAppend, 2);
       EXPECT_EQ(std::memcmp(g.data->data(), f.data->data(), static_cast<std::size_t>(f.geo.data_bytes())), 0);
+      // Streaming stores write the same bytes at the same slot, and count as appends.
+      for (int l = 0; l < f.shape.layers; ++l)
+        std::memset(static_cast<unsigned char*>(f.data->data()) + f.geo.byte_offset(l, KV::kKey, 0, context - 1), 0x5a,
+                    static_cast<std::size_t>(dtype_row_bytes(dt, f.shape.head_dim)));
+      dec.run(ParallelDecode::Mode::kAppendStreaming, 1);
+      EXPECT_EQ(std::memcmp(g.data->data(), f.data->data(), static_cast<std::size_t>(f.geo.data_bytes())), 0);
+      EXPECT_EQ(dec.cost(ParallelDecode::Mode::kAppendStreaming).bytes_written,
+                dec.cost(ParallelDecode::Mode::kAppend).bytes_written);
     }
   }
 }
 
-// Advancing slots: step s of an append (or append_memcpy) run writes position first + s, wrapping
+// Advancing slots: step s of an append (append_streaming, append_memcpy) run writes position first + s, wrapping
 // within the context, and runs go on where the last one stopped; nothing else is written, and the
 // decode step still rewrites context - 1.
 TEST(ParallelDecode, AdvancingAppendSlotsWriteTheNextPositionsAndWrap) {
@@ -164,7 +172,8 @@ TEST(ParallelDecode, AdvancingAppendSlotsWriteTheNextPositionsAndWrap) {
   const int T = std::min(2, topo->pu_count());
   ThreadPool pool(*topo, T, parse_pin_policy("compact"));
   for (DType dt : {DType::kF32, DType::kI8}) {
-    for (const ParallelDecode::Mode mode : {ParallelDecode::Mode::kAppend, ParallelDecode::Mode::kAppendMemcpy}) {
+    for (const ParallelDecode::Mode mode : {ParallelDecode::Mode::kAppend, ParallelDecode::Mode::kAppendMemcpy,
+                                            ParallelDecode::Mode::kAppendStreaming}) {
       Fixture f(*topo, dt, Layout::kHeadMajor);
       const std::int64_t context = 10;
       ParallelDecode dec(pool, f.view, context);

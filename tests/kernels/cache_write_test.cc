@@ -130,6 +130,18 @@ TEST_P(CacheWriteTest, AppendTokenWritesExactlyItsRows) {
     rows.push_back({1, KV::kValue, h, 5, v.data() + h * 24});
   }
   expect_image(c, rows);
+  // Streaming stores write the same bytes, and nothing beside them (rows of 24 elements leave
+  // partial vectors at every row's end).
+  ASSERT_EQ(append_token(c.view(), 0, 8, k.data(), v.data(), StoreHint::kStreaming), Status::kOk);
+  ASSERT_EQ(append_token_heads(c.view(), 1, 0, k.data(), v.data(), 1, 1, StoreHint::kStreaming), Status::kOk);
+  EXPECT_EQ(append_token_heads(c.view(), 1, 9, k.data(), v.data(), 0, 1, StoreHint::kStreaming), Status::kOutOfRange);
+  for (std::int32_t h = 0; h < 2; ++h) {
+    rows.push_back({0, KV::kKey, h, 8, k.data() + h * 24});
+    rows.push_back({0, KV::kValue, h, 8, v.data() + h * 24});
+  }
+  rows.push_back({1, KV::kKey, 1, 0, k.data() + 24});
+  rows.push_back({1, KV::kValue, 1, 0, v.data() + 24});
+  expect_image(c, rows);
 }
 
 TEST_P(CacheWriteTest, PrefillCopyWritesExactlyItsRange) {
@@ -432,6 +444,7 @@ TEST(CacheWriteEncoding, WideRowsAndManyHeadsMatchScalarCodecsBitForBit) {
           av[i] = -v[i];
         }
         ASSERT_EQ(append_token(c.view(), 0, 69, ak.data(), av.data()), Status::kOk);
+        ASSERT_EQ(append_token(c.view(), 0, 68, av.data(), ak.data(), StoreHint::kStreaming), Status::kOk);
         const auto check = [&](std::int32_t layer, KV kv, std::int32_t h, std::int64_t p, const float* src) {
           float scale = 0;
           const auto expect = encoded(src, d, t, &scale);
@@ -448,6 +461,8 @@ TEST(CacheWriteEncoding, WideRowsAndManyHeadsMatchScalarCodecsBitForBit) {
           }
           check(0, KV::kKey, h, 69, ak.data() + h * d);
           check(0, KV::kValue, h, 69, av.data() + h * d);
+          check(0, KV::kKey, h, 68, av.data() + h * d);  // the streaming append
+          check(0, KV::kValue, h, 68, ak.data() + h * d);
         }
       }
     }

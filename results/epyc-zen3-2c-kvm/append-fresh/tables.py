@@ -4,6 +4,9 @@
 1. Per (layout, dtype, threads, context): append / append_memcpy time, warm and fresh, and the
    fresh append's time over the warm one's, one value per run (each run pairs its own rows).
 2. The fresh append's median time by layout (runs pooled: across runs, same machine and build).
+3. Where the runs hold append_streaming rows (../../*/append-streaming/): per (layout, dtype,
+   threads, context, state), append_streaming / append_memcpy and append_streaming / append,
+   one value per run.
 Usage: tables.py CSV...   (.csv or .csv.xz)
 """
 import collections, csv, io, lzma, statistics, sys
@@ -17,14 +20,16 @@ def rows(path):
 
 ns = collections.defaultdict(list)  # (layout, dtype, T, ctx, state, bench, run) -> [ns]
 level = {}
+state_level = {}  # (layout, dtype, T, ctx, state) -> ws_level
 for path in sys.argv[1:]:
     for r in rows(path):
-        if r["aggregate"] != "median" or r["benchmark"] not in ("append", "append_memcpy"):
+        if r["aggregate"] != "median" or r["benchmark"] not in ("append", "append_memcpy", "append_streaming"):
             continue
         k = (r["layout"], r["dtype"], int(r["threads"]), int(r["context"]))
         ns[k + (r["cache_state"], r["benchmark"], r["run_id"])].append(float(r["ns_per_step"]))
         if r["cache_state"] == "fresh":
             level[k] = r["ws_level"]
+        state_level[k + (r["cache_state"],)] = r["ws_level"]
 runs = sorted({k[6] for k in ns})
 fmt = lambda v: " ".join(f"{x:.2f}" for x in v) or "-"
 print("| layout | dtype | threads | context | fresh slots in | warm append/memcpy | fresh append/memcpy | fresh/warm append |")
@@ -52,3 +57,18 @@ for dt, t, ctx in sorted({(k[1], k[2], k[3]) for k in level}):
     if h and p:
         mh, mp = statistics.median(h), statistics.median(p)
         print(f"| {dt} | {t} | {ctx} | {level[('head_major', dt, t, ctx)]} | {mh / 1e3:.1f} | {mp / 1e3:.1f} | {mp / mh:.2f} |")
+
+streaming = sorted({k[:5] for k in ns if k[5] == "append_streaming"})
+if streaming:
+    print()
+    print("| layout | dtype | threads | context | state | slots in | append/memcpy | streaming/memcpy | streaming/append |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for k in streaming:
+        am, sm, sa = [], [], []
+        for run in runs:
+            g = lambda b: ns.get(k + (b, run), [None])[0]
+            a, m, st = g("append"), g("append_memcpy"), g("append_streaming")
+            if None in (a, m, st):
+                continue
+            am.append(a / m); sm.append(st / m); sa.append(st / a)
+        print(f"| {k[0]} | {k[1]} | {k[2]} | {k[3]} | {k[4]} | {state_level[k]} | {fmt(am)} | {fmt(sm)} | {fmt(sa)} |")
