@@ -461,9 +461,11 @@ HWY_INLINE bool MayHoldNaN(DU du32, const hn::Vec<DU>* x) {
 // 1.6-1.7x its time at 4093 (checks.cc there); unrolled, the Qwen3-0.6B bf16 append took
 // 0.61-0.63x the time at 4095 and 4096 positions and the same at 292 and 4093 (10 rounds).
 // Returns the elements done per row.
+// With `stream`, non-temporal stores where a row is aligned (a redo after them fences first).
 template <std::int32_t kD>
 HWY_INLINE std::int64_t EncodeBF16HalfUp(const float* src, std::int64_t src_stride, std::uint16_t* dst,
-                                         std::int64_t dst_stride, std::int64_t rows, std::int32_t head_dim) {
+                                         std::int64_t dst_stride, std::int64_t rows, std::int32_t head_dim,
+                                         bool stream) {
   const hn::ScalableTag<std::uint32_t> du32;
   const hn::Repartition<float, decltype(du32)> df;
   const hn::Repartition<std::uint16_t, decltype(du32)> dw16;
@@ -477,6 +479,7 @@ HWY_INLINE std::int64_t EncodeBF16HalfUp(const float* src, std::int64_t src_stri
   for (std::int64_t r = 0; r < rows; ++r) {
     const auto* s = reinterpret_cast<const std::uint32_t*>(src + r * src_stride);
     std::uint16_t* o = dst + r * dst_stride;
+    const bool nt = stream && Aligned(dw16, o);
     HWY_UNROLL(16)
     for (std::int64_t j = 0; j < whole; j += 2 * N) {
       auto a = hn::LoadU(du32, s + j);
@@ -486,18 +489,23 @@ HWY_INLINE std::int64_t EncodeBF16HalfUp(const float* src, std::int64_t src_stri
       b = hn::Add(b, half);
       low_a = hn::Min(low_a, hn::BitCast(dw16, a));  // the high words' minima are not read
       low_b = hn::Min(low_b, hn::BitCast(dw16, b));
-      hn::StoreU(hn::ConcatOdd(dw16, hn::BitCast(dw16, b), hn::BitCast(dw16, a)), dw16, o + j);
+      Put(dw16, hn::ConcatOdd(dw16, hn::BitCast(dw16, b), hn::BitCast(dw16, a)), o + j, nt);
     }
   }
   const auto low = hn::And(hn::BitCast(du32, hn::Min(low_a, low_b)), hn::Set(du32, 0xFFFFu));
-  if (!hn::AllFalse(du32, hn::Eq(low, hn::Zero(du32))) || !hn::AllFalse(df, hn::MaskFromVec(nan))) return 0;
+  if (!hn::AllFalse(du32, hn::Eq(low, hn::Zero(du32))) || !hn::AllFalse(df, hn::MaskFromVec(nan))) {
+    if (stream) hwy::FlushStream();  // the redo's stores land after these
+    return 0;
+  }
   return whole;
 }
 
 #endif
 
+// `token`: one token's rows (an append), which take the AVX2 half-up path streaming too; a bulk
+// write's many rows would nearly always hold a tie and redo the call.
 void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* dst,
-                    std::int64_t dst_stride, std::int64_t rows, std::int32_t d, bool stream) {
+                    std::int64_t dst_stride, std::int64_t rows, std::int32_t d, bool stream, bool token = false) {
   const hn::ScalableTag<float> df;
   const hn::RebindToUnsigned<decltype(df)> du32;
   const hn::RebindToSigned<decltype(df)> di32;
@@ -507,12 +515,12 @@ void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* ds
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
   // An append's rows of several KV heads, where the CPU has AVX512-BF16: every row's whole
   // 32-element pairs in one call, the same codes (kernels/row_encode_avx512bf16.h); the loop below
-  // does what is left, and every call it does not serve.
+  // does what is left, and every call it does not serve (streaming ones too).
   if (!stream) j_first = detail::encode_bf16_rows_avx512(src, src_stride, dst, dst_stride, rows, d);
   if (j_first == d) return;
 #elif HWY_TARGET == HWY_AVX2
-  if (!stream)
-    j_first = WithHeadDim(d, [&](auto kD) { return EncodeBF16HalfUp<kD()>(src, src_stride, dst, dst_stride, rows, d); });
+  if (!stream || token)
+    j_first = WithHeadDim(d, [&](auto kD) { return EncodeBF16HalfUp<kD()>(src, src_stride, dst, dst_stride, rows, d, stream); });
   if (j_first == d) return;
 #endif
   for (std::int64_t r = 0; r < rows; ++r) {
@@ -995,8 +1003,12 @@ HWY_NOINLINE void EncodeTokenScaled(const SlotRows& key, const SlotRows& value, 
 void EncodeToken(const SlotRows& key, const SlotRows& value, std::int64_t dst_stride,
                  std::int64_t rows, std::int32_t d, DType dtype, std::int64_t scale_stride, bool stream) {
   if (stream) {  // the rows' streaming path, K then V, and one fence for both
-    for (const SlotRows* t : {&key, &value})
-      EncodeRowsOf(t->src, d, t->dst, dst_stride, rows, d, dtype, t->scales, scale_stride, true);
+    for (const SlotRows* t : {&key, &value}) {
+      if (dtype == DType::kBF16)
+        EncodeRowsBF16(t->src, d, static_cast<std::uint16_t*>(t->dst), dst_stride, rows, d, true, true);
+      else
+        EncodeRowsOf(t->src, d, t->dst, dst_stride, rows, d, dtype, t->scales, scale_stride, true);
+    }
     hwy::FlushStream();
     return;
   }
