@@ -30,9 +30,10 @@
 // new position every step (advance_append_slots): a real decode's new token lands on lines no
 // step has touched since the cache was filled, where rewriting one slot finds them in L1.
 // Modes: attention alone (same schedule without appends); append alone (layer l appended by
-// worker l mod threads, no barriers inside the run), with the cache's stores or streaming ones; append_memcpy: the append's reference, a
-// plain memcpy of the bytes the append writes (the new token's rows, encoded once untimed, and
-// their scales) to the same addresses, distributed over the workers like append.
+// worker l mod threads, no barriers inside the run), with cached or with streaming stores;
+// append_memcpy: the append's reference, a plain memcpy of the bytes the append writes (the new
+// token's rows, encoded once untimed, and their scales) to the same addresses, distributed over
+// the workers like append.
 #pragma once
 #include <cstdint>
 #include <memory>

@@ -505,7 +505,8 @@ HWY_INLINE std::int64_t EncodeBF16HalfUp(const float* src, std::int64_t src_stri
 // `token`: one token's rows (an append), which take the AVX2 half-up path streaming too; a bulk
 // write's many rows would nearly always hold a tie and redo the call.
 void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* dst,
-                    std::int64_t dst_stride, std::int64_t rows, std::int32_t d, bool stream, bool token = false) {
+                    std::int64_t dst_stride, std::int64_t rows, std::int32_t d, bool stream,
+                    [[maybe_unused]] bool token = false) {
   const hn::ScalableTag<float> df;
   const hn::RebindToUnsigned<decltype(df)> du32;
   const hn::RebindToSigned<decltype(df)> di32;
@@ -664,12 +665,12 @@ HWY_INLINE void I8BlockScales(const float* src, std::int64_t src_stride, std::in
 }
 
 // The codes of row x into o, with its scale and reciprocal from I8GroupScales (`special`: that
-// group's flag).
+// group's flag). An append's callers pass `stream` as a constant, so its test folds away there.
 template <bool kBulk>
 HWY_INLINE void I8RowCodes(const float* x, std::int8_t* o, std::int64_t d, float scale, float inv, bool special,
                            const Pack4<std::int8_t>& pack, typename Pack4<std::int8_t>::Indices idx, bool stream) {
   if (special) {
-    QuantiseI8Row(x, o, static_cast<std::int32_t>(d), scale, inv, kBulk && stream);
+    QuantiseI8Row(x, o, static_cast<std::int32_t>(d), scale, inv, stream);
     return;
   }
   const hn::ScalableTag<float> df;
@@ -682,7 +683,7 @@ HWY_INLINE void I8RowCodes(const float* x, std::int8_t* o, std::int64_t d, float
   const auto code = [&](std::int64_t j) { return RoundProduct(df, hn::LoadU(df, x + j), row_inv); };
   const auto group = [&](std::int64_t j) { return pack(code(j), code(j + N), code(j + 2 * N), code(j + 3 * N), idx); };
   std::int64_t j = 0;
-  if constexpr (kBulk) {
+  if (kBulk || stream) {
     const bool nt4 = stream && Aligned(d8, o);
     for (; j < j4; j += 4 * N) Put(d8, group(j), o + j, nt4);
     for (; j < j0; j += N) Put(dn, hn::DemoteTo(dn, code(j)), o + j, stream && Aligned(dn, o + j));
@@ -722,8 +723,9 @@ HWY_NOINLINE std::int64_t EncodeRowsI8By4(const float* src, std::int64_t src_str
 }
 
 // A token's K and V rows (source rows d floats apart), blocks of up to kScaleBlock rows: both
-// blocks' scales, then both blocks' codes. Returns the rows of each encoded (a multiple of 4).
-template <std::int32_t kD>
+// blocks' scales, then both blocks' codes (kStream: with streaming stores, unfenced). Returns the
+// rows of each encoded (a multiple of 4).
+template <std::int32_t kD, bool kStream = false>
 HWY_NOINLINE std::int64_t EncodeTokenI8By4(const SlotRows& key, const SlotRows& value, std::int64_t dst_stride,
                                            std::int64_t rows, std::int32_t head_dim, std::int64_t scale_stride) {
   const std::int64_t d = kD > 0 ? kD : head_dim;
@@ -735,8 +737,9 @@ HWY_NOINLINE std::int64_t EncodeTokenI8By4(const SlotRows& key, const SlotRows& 
   for (std::int64_t n; (n = std::min(kScaleBlock, (rows - r) / 4 * 4)) > 0; r += n) {
     I8BlockScales<false>(key.src, d, r, n, rows, d, key.scales, scale_stride, k_block);
     I8BlockScales<false>(value.src, d, r, n, rows, d, value.scales, scale_stride, v_block);
-    I8BlockCodes<false>(key.src, d, static_cast<std::int8_t*>(key.dst), dst_stride, r, n, d, k_block, *pack, idx, false);
-    I8BlockCodes<false>(value.src, d, static_cast<std::int8_t*>(value.dst), dst_stride, r, n, d, v_block, *pack, idx, false);
+    I8BlockCodes<false>(key.src, d, static_cast<std::int8_t*>(key.dst), dst_stride, r, n, d, k_block, *pack, idx, kStream);
+    I8BlockCodes<false>(value.src, d, static_cast<std::int8_t*>(value.dst), dst_stride, r, n, d, v_block, *pack, idx,
+                        kStream);
   }
   return r;
 }
@@ -1003,11 +1006,24 @@ HWY_NOINLINE void EncodeTokenScaled(const SlotRows& key, const SlotRows& value, 
 void EncodeToken(const SlotRows& key, const SlotRows& value, std::int64_t dst_stride,
                  std::int64_t rows, std::int32_t d, DType dtype, std::int64_t scale_stride, bool stream) {
   if (stream) {  // the rows' streaming path, K then V, and one fence for both
+    // int8 rows of four or more KV heads take the token's four-row encoder (both blocks' scales
+    // first), not the bulk one encode_rows runs: Zen 3 guest, kvbench append_streaming, Qwen3-0.6B,
+    // 4 alternating rounds, time over the bulk encoder's: 0.77-0.91 (medians) at 141 and 18158
+    // positions, 0.93-1.01 at 4 (results/epyc-zen3-2c-kvm/append-streaming/int8-token-ab/).
+    std::int64_t done = 0;
+#if KVB_HAVE_REDUCE4 && HWY_NATIVE_FMA
+    if (dtype == DType::kI8 && rows >= 4)
+      done = WithHeadDim(d, [&](auto kD) {
+        return EncodeTokenI8By4<kD(), true>(key, value, dst_stride, rows, d, scale_stride);
+      });
+#endif
     for (const SlotRows* t : {&key, &value}) {
       if (dtype == DType::kBF16)
         EncodeRowsBF16(t->src, d, static_cast<std::uint16_t*>(t->dst), dst_stride, rows, d, true, true);
-      else
-        EncodeRowsOf(t->src, d, t->dst, dst_stride, rows, d, dtype, t->scales, scale_stride, true);
+      else if (done < rows)
+        EncodeRowsOf(t->src + done * d, d, static_cast<std::int8_t*>(t->dst) + done * dst_stride,  // done: int8 only
+                     dst_stride, rows - done, d, dtype, t->scales ? t->scales + done * scale_stride : nullptr,
+                     scale_stride, true);
     }
     hwy::FlushStream();
     return;

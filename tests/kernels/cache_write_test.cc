@@ -390,7 +390,7 @@ TEST(CacheWriteEncoding, Int8RowGroupsWithZeroAndSubnormalRowsMatchTheScalarCode
 // One append of 22 or 23 KV heads' rows: more than one block of row scales (16), and two rows of
 // K and of V after the last group of four (one group across K and V) or three (row by row). Head_dim
 // 8 is narrower than a vector on AVX2 and AVX3, where the four-row encoder does not serve it (it
-// recursed without end there before).
+// recursed without end there before). A streaming append too (the four-row encoder, then the rest).
 TEST(CacheWriteEncoding, Int8AppendsAcrossRowBlocksAndOfRowsNarrowerThanAVector) {
   for (std::int32_t heads : {22, 23})
   for (std::int32_t d : {8, 128}) {
@@ -402,13 +402,16 @@ TEST(CacheWriteEncoding, Int8AppendsAcrossRowBlocksAndOfRowsNarrowerThanAVector)
       OwnedCache c({.layers = 1, .q_heads = heads, .kv_heads = heads, .head_dim = d, .capacity = 3, .dtype = DType::kI8});
       ASSERT_EQ(c.status(), Status::kOk);
       ASSERT_EQ(append_token(c.view(), 0, 1, k.data(), v.data()), Status::kOk);
+      ASSERT_EQ(append_token(c.view(), 0, 2, k.data(), v.data(), StoreHint::kStreaming), Status::kOk);
       for (std::int32_t h = 0; h < heads; ++h) {
         for (KV kv : {KV::kKey, KV::kValue}) {
           float scale = 0;
           const auto expect = encoded((kv == KV::kKey ? k.data() : v.data()) + h * d, d, DType::kI8, &scale);
-          EXPECT_EQ(std::memcmp(expect.data(), c.bytes() + c.geometry().byte_offset(0, kv, h, 1), expect.size()), 0)
-              << "head " << h;
-          EXPECT_EQ(c.scales()[c.geometry().scale_index(0, kv, h, 1)], scale) << "head " << h;
+          for (std::int64_t slot : {1, 2}) {  // cached, streaming
+            EXPECT_EQ(std::memcmp(expect.data(), c.bytes() + c.geometry().byte_offset(0, kv, h, slot), expect.size()), 0)
+                << "head " << h << " slot " << slot;
+            EXPECT_EQ(c.scales()[c.geometry().scale_index(0, kv, h, slot)], scale) << "head " << h << " slot " << slot;
+          }
         }
       }
     }
