@@ -437,8 +437,10 @@ void DecodeFixture::check_appended_rows(std::int32_t layer, Validation* v) const
 
 void DecodeFixture::validate_append() {
   // The decode validation, plus the append run's own rows (its kernel writes whole layers, the
-  // step's writes each worker's heads) at the slot it wrote.
+  // step's writes each worker's heads) at the slot it wrote. The slot is overwritten first: the
+  // decode validation's step has already written the same token there in the warm state.
   Validation v = validation_;
+  clobber_append_slot(nullptr, nullptr);
   decode_->run(ParallelDecode::Mode::kAppend, 1);
   for (std::int32_t layer : checked_layers_) {
     if (v.valid) check_appended_rows(layer, &v);
@@ -454,10 +456,7 @@ void DecodeFixture::validate_append_streaming() {
   streaming_validation_ = same_bytes_as_append(ParallelDecode::Mode::kAppendStreaming, "append_streaming");
 }
 
-Validation DecodeFixture::same_bytes_as_append(ParallelDecode::Mode mode, const char* name) {
-  // `mode` must store exactly the append's bytes: snapshot what append wrote at the checked
-  // layers, overwrite it, run `mode` once at the same slot, compare; then the rows must decode
-  // like an append's.
+std::int64_t DecodeFixture::clobber_append_slot(std::vector<unsigned char>* rows, std::vector<float>* scales) {
   const CacheShape& shape = geometry_.shape();
   const CacheView view = this->view();
   const std::int64_t rb = dtype_row_bytes(shape.dtype, shape.head_dim);
@@ -466,20 +465,33 @@ Validation DecodeFixture::same_bytes_as_append(ParallelDecode::Mode mode, const 
   decode_->run(ParallelDecode::Mode::kAppend, 1);
   const std::int64_t pos = decode_->append_position();
   if (config_.cache_state == CacheState::kFresh) decode_->advance_append_slots(pos);
-  std::vector<unsigned char> rows;
-  std::vector<float> scales;
   for (std::int32_t layer : checked_layers_)
     for (KV kv : {KV::kKey, KV::kValue})
       for (std::int32_t h = 0; h < shape.kv_heads; ++h) {
         unsigned char* row = base + geometry_.byte_offset(layer, kv, h, pos);
-        rows.insert(rows.end(), row, row + rb);
+        if (rows != nullptr) rows->insert(rows->end(), row, row + rb);
         std::memset(row, 0x5a, static_cast<std::size_t>(rb));
         if (scaled) {
           float& sc = view.scales[geometry_.scale_index(layer, kv, h, pos)];
-          scales.push_back(sc);
+          if (scales != nullptr) scales->push_back(sc);
           sc = -1.0f;
         }
       }
+  return pos;
+}
+
+Validation DecodeFixture::same_bytes_as_append(ParallelDecode::Mode mode, const char* name) {
+  // `mode` must store exactly the append's bytes: snapshot what append wrote at the checked
+  // layers, overwrite it, run `mode` once at the same slot, compare; then the rows must decode
+  // like an append's.
+  const CacheShape& shape = geometry_.shape();
+  const CacheView view = this->view();
+  const std::int64_t rb = dtype_row_bytes(shape.dtype, shape.head_dim);
+  const bool scaled = dtype_has_row_scale(shape.dtype);
+  const auto* base = static_cast<const unsigned char*>(view.data);
+  std::vector<unsigned char> rows;
+  std::vector<float> scales;
+  const std::int64_t pos = clobber_append_slot(&rows, &scales);
   decode_->run(mode, 1);
   if (inject_fault_ && !rows.empty()) rows[0] ^= 1;  // self-test: the comparison must fail
   Validation v{true, 0, ""};

@@ -16,6 +16,7 @@
 #include "kernels/row_encode_avx512bf16.h"
 
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -64,7 +65,10 @@ KVB_BF16_TARGET __attribute__((noinline)) void rewrite_subnormal_pairs(
 }
 
 // Rows [0, rows): converts and stores every pair; the minimum of (code << 1) over all codes is 0
-// if any code is +-0, and then the pairs holding a subnormal input are written again.
+// if any code is +-0, and then the pairs holding a subnormal input are written again. kStream:
+// rows starting on a 64-byte line store with VMOVNTDQ (a pair is one line), the others cached;
+// the rewrite's cached stores come after a fence, so they land after the streamed lines.
+template <bool kStream>
 KVB_BF16_TARGET __attribute__((noinline)) void encode_rows(
     const float* src, std::int64_t src_stride, std::uint16_t* dst, std::int64_t dst_stride,
     std::int64_t rows, std::int32_t done) {
@@ -72,16 +76,24 @@ KVB_BF16_TARGET __attribute__((noinline)) void encode_rows(
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
     std::uint16_t* o = dst + r * dst_stride;
+    const bool nt = kStream && (reinterpret_cast<std::uintptr_t>(o) & 63) == 0;
     for (std::int32_t j = 0; j < done; j += kPair) {
       const __m512i codes = (__m512i)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(s + j + 16), _mm512_loadu_ps(s + j));
-      _mm512_storeu_si512(o + j, codes);
+      if (nt)
+        _mm512_stream_si512(reinterpret_cast<__m512i*>(o + j), codes);
+      else
+        _mm512_storeu_si512(o + j, codes);
       low = _mm512_min_epu16(low, _mm512_slli_epi16(codes, 1));
     }
   }
-  if (_mm512_testn_epi16_mask(low, low) != 0) rewrite_subnormal_pairs(src, src_stride, dst, dst_stride, rows, done);
+  if (_mm512_testn_epi16_mask(low, low) != 0) {
+    if (kStream) _mm_sfence();
+    rewrite_subnormal_pairs(src, src_stride, dst, dst_stride, rows, done);
+  }
 }
 #else
 bool detect_avx512_bf16() { return false; }
+template <bool kStream>
 void encode_rows(const float*, std::int64_t, std::uint16_t*, std::int64_t, std::int64_t,
                  std::int32_t) {}
 #endif
@@ -125,10 +137,13 @@ bool set_avx512_bf16_enabled(bool on) noexcept {
 
 std::int32_t encode_bf16_rows_avx512(const float* src, std::int64_t src_stride, std::uint16_t* dst,
                                      std::int64_t dst_stride, std::int64_t rows,
-                                     std::int32_t d) noexcept {
+                                     std::int32_t d, bool stream) noexcept {
   const std::int32_t done = d - d % kPair;
   if (rows < kMinRows || rows > kMaxRows || done == 0 || !avx512_bf16_enabled()) return 0;
-  encode_rows(src, src_stride, dst, dst_stride, rows, done);
+  if (stream)
+    encode_rows<true>(src, src_stride, dst, dst_stride, rows, done);
+  else
+    encode_rows<false>(src, src_stride, dst, dst_stride, rows, done);
   return done;
 }
 

@@ -21,13 +21,14 @@ inline constexpr std::int64_t kMinRows = 2;
 inline constexpr std::int64_t kMaxRows = 31;
 
 // Encodes elements [0, d - d % 32) of each of `rows` rows (source rows src_stride floats apart,
-// destination rows dst_stride elements apart) into bf16 bits with cached stores, bit for bit
-// f32_to_bf16: the instruction rounds to nearest even and makes NaNs quiet as f32_to_bf16 does,
-// but reads subnormal inputs as zero, so pairs holding one are written again by f32_to_bf16.
-// Returns the number of elements done per row: d - d % 32, or 0 (nothing written) when
-// avx512_bf16_enabled() is false or rows is outside [kMinRows, kMaxRows].
+// destination rows dst_stride elements apart) into bf16 bits, bit for bit f32_to_bf16: the
+// instruction rounds to nearest even and makes NaNs quiet as f32_to_bf16 does, but reads
+// subnormal inputs as zero, so pairs holding one are written again by f32_to_bf16. Cached stores,
+// or with `stream` non-temporal ones for rows that start on a 64-byte line (the caller fences
+// before the rows are read). Returns the number of elements done per row: d - d % 32, or 0
+// (nothing written) when avx512_bf16_enabled() is false or rows is outside [kMinRows, kMaxRows].
 std::int32_t encode_bf16_rows_avx512(const float* src, std::int64_t src_stride, std::uint16_t* dst,
-                                     std::int64_t dst_stride, std::int64_t rows,
-                                     std::int32_t d) noexcept;
+                                     std::int64_t dst_stride, std::int64_t rows, std::int32_t d,
+                                     bool stream) noexcept;
 
 }  // namespace kvb::detail

@@ -16,6 +16,7 @@
 #include "kernels/codecs.h"
 #include "kernels/row_access.h"
 #include "kernels/row_encode_avx512bf16.h"
+#include "kernels/stream_copy.h"
 #include "tests/kernels/test_cache.h"
 
 namespace kvb {
@@ -553,9 +554,10 @@ TEST(CacheWriteEncoding, Bf16AppendsMatchTheScalarCodecWithTiesNaNsAndZerosPlant
 // The AVX512-BF16 converter (VCVTNE2PS2BF16) against f32_to_bf16 on every class of fp32 bits:
 // random bit patterns (subnormals, NaNs with payloads, infinities, ties among them), rows with
 // one subnormal (the instruction reads it as zero) and rows with exact zeros (their codes are 0
-// too, and must stay so), widths with and without a tail, every row count it serves; calls it
-// does not serve write nothing; then through append_token with the switch on and off. Runs where
-// the CPU has it (the EMR host); elsewhere only the disabled contract is checked.
+// too, and must stay so), widths with and without a tail, every row count it serves, cached and
+// streaming (rows on and off a 64-byte line); calls it does not serve write nothing; then through
+// append_token, cached and streaming, with the switch on and off. Runs where the CPU has it (the
+// EMR host); elsewhere only the disabled contract is checked.
 TEST(CacheWriteEncoding, Avx512Bf16ConverterMatchesTheScalarCodecOnEveryClassOfBits) {
   const bool before = detail::avx512_bf16_enabled();
   std::mt19937 rng(23);
@@ -564,7 +566,7 @@ TEST(CacheWriteEncoding, Avx512Bf16ConverterMatchesTheScalarCodecOnEveryClassOfB
     detail::set_avx512_bf16_enabled(false);
     std::vector<float> src(2 * 128, 1.0f);
     std::vector<std::uint16_t> dst(2 * 128, 0xABCD);
-    EXPECT_EQ(detail::encode_bf16_rows_avx512(src.data(), 128, dst.data(), 128, 2, 128), 0);
+    for (bool stream : {false, true}) EXPECT_EQ(detail::encode_bf16_rows_avx512(src.data(), 128, dst.data(), 128, 2, 128, stream), 0);
     EXPECT_EQ(std::count(dst.begin(), dst.end(), 0xABCD), 2 * 128);
   }
   if (!detail::set_avx512_bf16_enabled(true)) {
@@ -576,25 +578,31 @@ TEST(CacheWriteEncoding, Avx512Bf16ConverterMatchesTheScalarCodecOnEveryClassOfB
     for (std::int64_t rows : {std::int64_t{1}, detail::kMinRows, std::int64_t{3}, std::int64_t{8}, detail::kMaxRows,
                               detail::kMaxRows + 1}) {
       for (int plant : {0, 1, 2}) {  // 0: random bits only; 1: a subnormal per row; 2: zeros only
-        SCOPED_TRACE(::testing::Message() << "d " << d << " rows " << rows << " plant " << plant);
-        const std::int64_t stride = d + 32;
-        std::vector<float> src(static_cast<std::size_t>(rows * d));
-        for (float& x : src) {
-          x = std::bit_cast<float>(bits(rng));
-          if (plant > 0 && (std::bit_cast<std::uint32_t>(x) & 0x7f800000u) == 0) x = 1.0f;  // no stray subnormal
-        }
-        for (std::int64_t r = 0; plant > 0 && r < rows; ++r)
-          src[static_cast<std::size_t>(r * d + (r * 37) % d)] = plant == 1 ? std::bit_cast<float>(0x80000301u) : 0.0f;
-        std::vector<std::uint16_t> dst(static_cast<std::size_t>(rows * stride), 0xABCD);
-        const std::int32_t done = detail::encode_bf16_rows_avx512(src.data(), d, dst.data(), stride, rows, d);
-        const bool served = rows >= detail::kMinRows && rows <= detail::kMaxRows;
-        ASSERT_EQ(done, served ? d - d % 32 : 0);
-        for (std::int64_t r = 0; r < rows; ++r) {
-          for (std::int32_t j = 0; j < d; ++j) {
-            const float x = src[static_cast<std::size_t>(r * d + j)];
-            const std::uint16_t want = j < done ? f32_to_bf16(x) : std::uint16_t{0xABCD};
-            ASSERT_EQ(dst[static_cast<std::size_t>(r * stride + j)], want)
-                << "row " << r << " element " << j << " bits 0x" << std::hex << std::bit_cast<std::uint32_t>(x);
+        for (bool stream : {false, true}) {
+          SCOPED_TRACE(::testing::Message() << "d " << d << " rows " << rows << " plant " << plant << " stream " << stream);
+          const std::int64_t stride = d + 32;
+          std::vector<float> src(static_cast<std::size_t>(rows * d));
+          for (float& x : src) {
+            x = std::bit_cast<float>(bits(rng));
+            if (plant > 0 && (std::bit_cast<std::uint32_t>(x) & 0x7f800000u) == 0) x = 1.0f;  // no stray subnormal
+          }
+          for (std::int64_t r = 0; plant > 0 && r < rows; ++r)
+            src[static_cast<std::size_t>(r * d + (r * 37) % d)] = plant == 1 ? std::bit_cast<float>(0x80000301u) : 0.0f;
+          // Rows start on a 64-byte line where stride * 2 bytes is a multiple of 64, else every other
+          // row or fewer: both store kinds of the streaming path.
+          std::vector<std::uint16_t> buf(static_cast<std::size_t>(rows * stride + 32), 0xABCD);
+          std::uint16_t* const dst = buf.data() + (64 - reinterpret_cast<std::uintptr_t>(buf.data()) % 64) % 64 / 2;
+          const std::int32_t done = detail::encode_bf16_rows_avx512(src.data(), d, dst, stride, rows, d, stream);
+          stream_fence();
+          const bool served = rows >= detail::kMinRows && rows <= detail::kMaxRows;
+          ASSERT_EQ(done, served ? d - d % 32 : 0);
+          for (std::int64_t r = 0; r < rows; ++r) {
+            for (std::int32_t j = 0; j < d; ++j) {
+              const float x = src[static_cast<std::size_t>(r * d + j)];
+              const std::uint16_t want = j < done ? f32_to_bf16(x) : std::uint16_t{0xABCD};
+              ASSERT_EQ(dst[static_cast<std::size_t>(r * stride + j)], want)
+                  << "row " << r << " element " << j << " bits 0x" << std::hex << std::bit_cast<std::uint32_t>(x);
+            }
           }
         }
       }
@@ -602,21 +610,24 @@ TEST(CacheWriteEncoding, Avx512Bf16ConverterMatchesTheScalarCodecOnEveryClassOfB
   }
   // Through the cache writes, the converter on and off give the scalar codec's bytes.
   for (bool on : {true, false}) {
-    detail::set_avx512_bf16_enabled(on);
-    SCOPED_TRACE(on ? "AVX512-BF16" : "integer rounding");
-    OwnedCache c({.layers = 2, .q_heads = 8, .kv_heads = 8, .head_dim = 128, .capacity = 4, .dtype = DType::kBF16});
-    ASSERT_EQ(c.status(), Status::kOk);
-    std::vector<float> k(8 * 128), v(k.size());
-    for (float& x : k) x = std::bit_cast<float>(bits(rng));
-    for (float& x : v) x = std::bit_cast<float>(bits(rng) & 0x807fffffu);  // zeros and subnormals
-    for (std::int32_t layer = 0; layer < 2; ++layer) {
-      ASSERT_EQ(append_token(c.view(), layer, 3, k.data(), v.data()), Status::kOk);
-      for (std::int32_t h = 0; h < 8; ++h) {
-        for (KV kv : {KV::kKey, KV::kValue}) {
-          float scale = 0;
-          const auto expect = encoded((kv == KV::kKey ? k : v).data() + h * 128, 128, DType::kBF16, &scale);
-          ASSERT_EQ(std::memcmp(expect.data(), c.bytes() + c.geometry().byte_offset(layer, kv, h, 3), expect.size()), 0)
-              << "layer " << layer << " head " << h;
+    for (StoreHint hint : {StoreHint::kCached, StoreHint::kStreaming}) {
+      detail::set_avx512_bf16_enabled(on);
+      SCOPED_TRACE(::testing::Message() << (on ? "AVX512-BF16" : "integer rounding")
+                                        << (hint == StoreHint::kStreaming ? ", streaming" : ", cached"));
+      OwnedCache c({.layers = 2, .q_heads = 8, .kv_heads = 8, .head_dim = 128, .capacity = 4, .dtype = DType::kBF16});
+      ASSERT_EQ(c.status(), Status::kOk);
+      std::vector<float> k(8 * 128), v(k.size());
+      for (float& x : k) x = std::bit_cast<float>(bits(rng));
+      for (float& x : v) x = std::bit_cast<float>(bits(rng) & 0x807fffffu);  // zeros and subnormals
+      for (std::int32_t layer = 0; layer < 2; ++layer) {
+        ASSERT_EQ(append_token(c.view(), layer, 3, k.data(), v.data(), hint), Status::kOk);
+        for (std::int32_t h = 0; h < 8; ++h) {
+          for (KV kv : {KV::kKey, KV::kValue}) {
+            float scale = 0;
+            const auto expect = encoded((kv == KV::kKey ? k : v).data() + h * 128, 128, DType::kBF16, &scale);
+            ASSERT_EQ(std::memcmp(expect.data(), c.bytes() + c.geometry().byte_offset(layer, kv, h, 3), expect.size()), 0)
+                << "layer " << layer << " head " << h;
+          }
         }
       }
     }
