@@ -960,6 +960,13 @@ void EncodeRows(const float* src, std::int64_t src_stride, void* dst, std::int64
   if (stream) hwy::FlushStream();
 }
 
+// An int8 slot's rows from row `skip` on (the rows a four-row encoder left).
+SlotRows Int8RowsFrom(const SlotRows& t, std::int64_t skip, std::int32_t d, std::int64_t dst_stride,
+                      std::int64_t scale_stride) {
+  return {t.src + skip * d, static_cast<std::int8_t*>(t.dst) + skip * dst_stride,
+          t.scales ? t.scales + skip * scale_stride : nullptr};
+}
+
 // EncodeToken's rows of the dtypes with a row scale (and any dtype the paths there do not take),
 // out of line: its scale blocks and the int8 encoders need a large, realigned stack frame.
 HWY_NOINLINE void EncodeTokenScaled(const SlotRows& key, const SlotRows& value, std::int64_t dst_stride,
@@ -973,13 +980,10 @@ HWY_NOINLINE void EncodeTokenScaled(const SlotRows& key, const SlotRows& value, 
           ? WithHeadDim(d, [&](auto kD) { return EncodeTokenI8By4<kD()>(key, value, dst_stride, rows, d, scale_stride); })
           : 0;
   if (done == rows) return;
-  if (done > 0) {
-    const SlotRows k_rest{key.src + done * d, static_cast<std::int8_t*>(key.dst) + done * dst_stride,
-                          key.scales + done * scale_stride};
-    const SlotRows v_rest{value.src + done * d, static_cast<std::int8_t*>(value.dst) + done * dst_stride,
-                          value.scales + done * scale_stride};
-    return EncodeTokenScaled(k_rest, v_rest, dst_stride, rows - done, d, dtype, scale_stride);
-  }
+  if (done > 0)
+    return EncodeTokenScaled(Int8RowsFrom(key, done, d, dst_stride, scale_stride),
+                             Int8RowsFrom(value, done, d, dst_stride, scale_stride), dst_stride, rows - done, d,
+                             dtype, scale_stride);
 #endif
   if (format_max > 0.0f && rows <= kScaleBlock) {
     // The K and V rows' scales (max |x|, two divisions: a long chain per row) computed back to
@@ -1018,12 +1022,12 @@ void EncodeToken(const SlotRows& key, const SlotRows& value, std::int64_t dst_st
       });
 #endif
     for (const SlotRows* t : {&key, &value}) {
-      if (dtype == DType::kBF16)
+      if (dtype == DType::kBF16) {
         EncodeRowsBF16(t->src, d, static_cast<std::uint16_t*>(t->dst), dst_stride, rows, d, true, true);
-      else if (done < rows)
-        EncodeRowsOf(t->src + done * d, d, static_cast<std::int8_t*>(t->dst) + done * dst_stride,  // done: int8 only
-                     dst_stride, rows - done, d, dtype, t->scales ? t->scales + done * scale_stride : nullptr,
-                     scale_stride, true);
+      } else if (done < rows) {
+        const SlotRows rest = done > 0 ? Int8RowsFrom(*t, done, d, dst_stride, scale_stride) : *t;
+        EncodeRowsOf(rest.src, d, rest.dst, dst_stride, rows - done, d, dtype, rest.scales, scale_stride, true);
+      }
     }
     hwy::FlushStream();
     return;

@@ -9,7 +9,10 @@
 // It serves an append's rows of several KV heads only: there the EMR host's Qwen3-0.6B append
 // took 0.59-0.63x the integer rounding's time at 1 thread and 0.75-0.83x at 16, while on the
 // 2-vCPU EMR guest one-row calls (one KV head) took 1.04-1.29x and bulk prefill rows 0.93-1.16x
-// (results/xeon-emr-16c-kvm/session-2026-12-01b/).
+// (results/xeon-emr-16c-kvm/session-2026-12-01b/). A streaming append's rows take it too, with
+// non-temporal stores: there the stores set the time, and on the EMR host it matched the integer
+// rounding's streaming path (append_streaming bf16 0.78-1.08x, 1 and 16 threads, 5 rounds, none
+// significant; results/xeon-emr-16c-kvm/append-streaming/bf16-converter-ab/).
 // The intrinsics come from function target attributes only, as in kernels/attention_amx.cc: the
 // library still runs on CPUs without the instruction, which avx512_bf16_supported() tells
 // apart at run time.
