@@ -23,14 +23,14 @@ do for [fmt in "svg png"] {
   peak = 1384.498166
   bw_L1 = 2113.367457
   roof_L1(x) = (x*bw_L1 < peak ? x*bw_L1 : peak)
-  bw_L2 = 902.0456456
+  bw_L2 = 956.522945
   roof_L2(x) = (x*bw_L2 < peak ? x*bw_L2 : peak)
   bw_L3 = 467.3840573
   roof_L3(x) = (x*bw_L3 < peak ? x*bw_L3 : peak)
   bw_DRAM = 171.5201943
   roof_DRAM(x) = (x*bw_DRAM < peak ? x*bw_DRAM : peak)
   plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 2113 GB/s", \
-       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 902 GB/s", \
+       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 957 GB/s", \
        roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 467 GB/s", \
        roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 172 GB/s", \
        peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 1384 GFLOP/s"
