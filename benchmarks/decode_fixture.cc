@@ -439,13 +439,17 @@ void DecodeFixture::validate_append() {
   // The decode validation, plus the append run's own rows (its kernel writes whole layers, the
   // step's writes each worker's heads) at the slot it wrote. The slot is overwritten first: the
   // decode validation's step has already written the same token there in the warm state.
-  Validation v = validation_;
-  clobber_append_slot(nullptr, nullptr);
+  // Under --inject-fault the slot is overwritten again after the run, as by an append that
+  // stored nothing, and the row check must fail it.
+  const std::int64_t pos = pin_append_slot();
+  overwrite_slot(pos, nullptr, nullptr);
   decode_->run(ParallelDecode::Mode::kAppend, 1);
+  if (inject_fault_) overwrite_slot(pos, nullptr, nullptr);
+  Validation rows{true, 0, ""};
   for (std::int32_t layer : checked_layers_) {
-    if (v.valid) check_appended_rows(layer, &v);
+    if (rows.valid) check_appended_rows(layer, &rows);
   }
-  append_validation_ = v;
+  append_validation_ = rows.valid ? validation_ : Validation{false, validation_.max_rel_err, rows.detail};
 }
 
 void DecodeFixture::validate_append_memcpy() {
@@ -456,15 +460,19 @@ void DecodeFixture::validate_append_streaming() {
   streaming_validation_ = same_bytes_as_append(ParallelDecode::Mode::kAppendStreaming, "append_streaming");
 }
 
-std::int64_t DecodeFixture::clobber_append_slot(std::vector<unsigned char>* rows, std::vector<float>* scales) {
+std::int64_t DecodeFixture::pin_append_slot() {
+  decode_->run(ParallelDecode::Mode::kAppend, 1);
+  const std::int64_t pos = decode_->append_position();
+  if (config_.cache_state == CacheState::kFresh) decode_->advance_append_slots(pos);
+  return pos;
+}
+
+void DecodeFixture::overwrite_slot(std::int64_t pos, std::vector<unsigned char>* rows, std::vector<float>* scales) {
   const CacheShape& shape = geometry_.shape();
   const CacheView view = this->view();
   const std::int64_t rb = dtype_row_bytes(shape.dtype, shape.head_dim);
   const bool scaled = dtype_has_row_scale(shape.dtype);
   auto* base = static_cast<unsigned char*>(view.data);
-  decode_->run(ParallelDecode::Mode::kAppend, 1);
-  const std::int64_t pos = decode_->append_position();
-  if (config_.cache_state == CacheState::kFresh) decode_->advance_append_slots(pos);
   for (std::int32_t layer : checked_layers_)
     for (KV kv : {KV::kKey, KV::kValue})
       for (std::int32_t h = 0; h < shape.kv_heads; ++h) {
@@ -477,7 +485,6 @@ std::int64_t DecodeFixture::clobber_append_slot(std::vector<unsigned char>* rows
           sc = -1.0f;
         }
       }
-  return pos;
 }
 
 Validation DecodeFixture::same_bytes_as_append(ParallelDecode::Mode mode, const char* name) {
@@ -491,7 +498,8 @@ Validation DecodeFixture::same_bytes_as_append(ParallelDecode::Mode mode, const 
   const auto* base = static_cast<const unsigned char*>(view.data);
   std::vector<unsigned char> rows;
   std::vector<float> scales;
-  const std::int64_t pos = clobber_append_slot(&rows, &scales);
+  const std::int64_t pos = pin_append_slot();
+  overwrite_slot(pos, &rows, &scales);
   decode_->run(mode, 1);
   if (inject_fault_ && !rows.empty()) rows[0] ^= 1;  // self-test: the comparison must fail
   Validation v{true, 0, ""};

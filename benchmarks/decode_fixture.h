@@ -89,11 +89,12 @@ class DecodeFixture {
   void validate_append_streaming();
   // The validation of a mode that must write the append's bytes (append_memcpy, append_streaming).
   Validation same_bytes_as_append(ParallelDecode::Mode mode, const char* name);
-  // Runs one append and keeps the next run of any append mode on the slot it wrote; then
-  // overwrites that slot's rows (0x5a bytes, scale -1) at the checked layers, so a check after
-  // the next run sees only what that run stored. Appends the overwritten rows and scales to
-  // `rows` and `scales` when given. Returns the slot.
-  std::int64_t clobber_append_slot(std::vector<unsigned char>* rows, std::vector<float>* scales);
+  // Runs one append and keeps the next run of any append mode on the slot it wrote; returns it.
+  std::int64_t pin_append_slot();
+  // Overwrites slot `pos`'s rows (0x5a bytes, scale -1) at the checked layers, so a check after
+  // the next append run sees only what that run stored. Appends the overwritten rows and scales
+  // to `rows` and `scales` when given.
+  void overwrite_slot(std::int64_t pos, std::vector<unsigned char>* rows, std::vector<float>* scales);
   // Fails *v if layer's appended rows do not decode to the new token.
   void check_appended_rows(std::int32_t layer, Validation* v) const;
   CacheView view() const;

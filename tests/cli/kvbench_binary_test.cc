@@ -260,6 +260,30 @@ TEST_F(KvbenchBinary, InjectedFaultFailsTheAppendMemcpyCheck) {
   EXPECT_EQ(rows["append"], 0);
 }
 
+// --inject-fault overwrites the append's slot again after its validation run, as an append that
+// stored nothing would leave it: the append's own row check must fail it (its slot is overwritten
+// before that run too, so rows the decode validation wrote at the same slot cannot pass it).
+TEST_F(KvbenchBinary, InjectedFaultFailsTheAppendRowCheck) {
+  for (const char* state : {"warm", "fresh"}) {
+    SCOPED_TRACE(state);
+    const std::string out = std::string("a-") + state + ".csv";
+    const Result r = run(std::string("run --config ci-smoke --benchmarks append --ceilings none --context 64 "
+                                     "--dtype int8 --repetitions 1 --inject-fault --cache-state ") +
+                         state + " --out " + out);
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("VALIDATION FAILED for append "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("does not decode to the appended values"), std::string::npos) << r.err;
+    const Csv csv = read_csv(dir_ / out);
+    int rows = 0;
+    for (const auto& row : csv.rows) {
+      if (row.at("benchmark") != "append") continue;
+      ++rows;
+      EXPECT_EQ(row.at("valid"), "0");
+    }
+    EXPECT_GT(rows, 0);
+  }
+}
+
 // Two workers: decode_step and attention rows say what share of the workers' time went to
 // waiting at the per-layer barriers, and for which PU's worker they waited most; the
 // barrier-free append rows and 1-thread rows leave both empty.
