@@ -185,6 +185,12 @@ void gqa_target(const MachineResults& m, std::vector<Sample>* out) {
   }
 }
 
+std::string fresh_suffix(const std::string& ws_level) {
+  if (ws_level == "DRAM") return " (fresh, DRAM)";
+  if (ws_level.empty()) return " (fresh)";
+  return " (fresh, in cache)";
+}
+
 void append_target(const MachineResults& m, std::vector<Sample>* out) {
   const std::vector<Col> key_cols = {Col::model,   Col::layout,  Col::dtype,   Col::layers,    Col::q_heads,
                                      Col::kv_heads, Col::head_dim, Col::context, Col::window,    Col::threads,
@@ -201,9 +207,11 @@ void append_target(const MachineResults& m, std::vector<Sample>* out) {
     Sample s = sample(TargetKind::kAppend, &r, it == baseline.end() ? nullptr : it->second, std::nullopt,
                       "an append_memcpy row of the same configuration and run");
     if (s.partner) s.value = time_ratio(r, *s.partner);
-    // A new position every step (the slot out of the caches, as in a decode) is a different
-    // question from rewriting one slot: its own lines.
-    if (r.str(Col::cache_state) == "fresh") s.benchmark = name + " (fresh)";
+    // A new position every step (as in a decode) is a different question from rewriting one
+    // slot: its own lines, split by where the slot comes from. Only a cache larger than the LLC
+    // (ws_level DRAM) sends it to memory, the case non-temporal stores are for; on a smaller one
+    // the slot is still cached, where they lose (results/xeon-emr-16c-kvm/append-streaming/).
+    if (r.str(Col::cache_state) == "fresh") s.benchmark = name + fresh_suffix(r.str(Col::ws_level));
     out->push_back(s);
   }
 }

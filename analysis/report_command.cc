@@ -442,7 +442,7 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms)
         "every shape, context, cache state and run of the median rows: measured = the worst row (its shape and "
         "context in the configuration column), with the best and the number of rows; met only if every row meets "
         "the threshold. Percentages are of the ceiling measured in the row's own run (same run, threads, pinning and "
-        "level); ratios pair rows of one run (GQA: same configuration but q\\_heads; append: same configuration, append\\_streaming rows (non-temporal stores) held to the same memcpy on their own lines; rows of cache\\_state fresh, which write a new position every step, make their own \"append (fresh)\" lines). "
+        "level); ratios pair rows of one run (GQA: same configuration but q\\_heads; append: same configuration, append\\_streaming rows (non-temporal stores) held to the same memcpy on their own lines; rows of cache\\_state fresh, which write a new position every step, make their own lines: \"append (fresh, DRAM)\" where the cache is larger than the LLC (ws\\_level DRAM: the new slot comes from memory, as in a long decode), \"append (fresh, in cache)\" where it fits). "
         "Targets without rows are left out; lines whose rows lack their ceiling or partner say not measured, "
         "merged over dtypes and threads. A row that failed validation makes its line not met. A row run with "
         "--ceiling-bracket is held against its own ceiling (the larger of the one measured right before its first "

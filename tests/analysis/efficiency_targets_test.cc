@@ -327,8 +327,8 @@ TEST(EfficiencyTargets, AppendIsTimedAgainstTheMatchingMemcpyRow) {
   EXPECT_NE(bf16->missing.find("append_memcpy"), std::string::npos);
 }
 
-// Fresh rows (a new position every step) pair with fresh memcpy rows and make their own lines.
-// Fresh rows, and append_streaming rows (held to the same memcpy), each on their own lines.
+// Fresh rows (a new position every step) pair with fresh memcpy rows and make their own lines,
+// split by whether the cache exceeds the LLC; append_streaming rows (held to the same memcpy) too.
 TEST(EfficiencyTargets, FreshAndStreamingAppendRowsMakeTheirOwnLines) {
   MachineResults m = machine();
   ResultRow warm = timed_row("append", "fp32", 1, 16, 8, 150);
@@ -340,18 +340,32 @@ TEST(EfficiencyTargets, FreshAndStreamingAppendRowsMakeTheirOwnLines) {
   set(fresh, Col::cache_state, "fresh");
   set(fresh_base, Col::cache_state, "fresh");
   set(fresh_streaming, Col::cache_state, "fresh");
-  m.summaries = {fresh_base, warm, fresh, warm_base, streaming, fresh_streaming};
+  // The same rows over a cache that fits in L2: the fresh slot is still cached.
+  ResultRow cached_base = fresh_base, cached_streaming = fresh_streaming;
+  set(cached_base, Col::ws_level, "L2");
+  set(cached_streaming, Col::ws_level, "L2");
+  set(cached_base, Col::context, "64");
+  set(cached_streaming, Col::context, "64");
+  set(cached_streaming, Col::ns_per_step, "500");
+  m.summaries = {fresh_base, warm, fresh, warm_base, streaming, fresh_streaming, cached_streaming, cached_base};
   const auto lines = evaluate_targets(m).lines;
   const TargetLine* s = find(lines, TargetKind::kAppend, "append_streaming", "fp32", 1);
-  const TargetLine* fs = find(lines, TargetKind::kAppend, "append_streaming (fresh)", "fp32", 1);
+  const TargetLine* fs = find(lines, TargetKind::kAppend, "append_streaming (fresh, DRAM)", "fp32", 1);
+  const TargetLine* cs = find(lines, TargetKind::kAppend, "append_streaming (fresh, in cache)", "fp32", 1);
+  ASSERT_NE(cs, nullptr);
+  EXPECT_EQ(cs->measured, 1);
+  EXPECT_NEAR(*cs->worst, 2.5, 1e-9);
+  EXPECT_EQ(cs->verdict, Verdict::kNotMet);
+  EXPECT_EQ(find(lines, TargetKind::kAppend, "append (fresh, in cache)", "fp32", 1), nullptr);
   ASSERT_NE(s, nullptr);
   ASSERT_NE(fs, nullptr);
   EXPECT_NEAR(*s->worst, 3.0, 1e-9);
   EXPECT_EQ(s->verdict, Verdict::kNotMet);
+  EXPECT_EQ(fs->measured, 1);
   EXPECT_NEAR(*fs->worst, 0.5, 1e-9);
   EXPECT_EQ(fs->verdict, Verdict::kMet);
   const TargetLine* w = find(lines, TargetKind::kAppend, "append", "fp32", 1);
-  const TargetLine* f = find(lines, TargetKind::kAppend, "append (fresh)", "fp32", 1);
+  const TargetLine* f = find(lines, TargetKind::kAppend, "append (fresh, DRAM)", "fp32", 1);
   ASSERT_NE(w, nullptr);
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(w->measured, 1);
