@@ -4,6 +4,7 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -75,9 +76,13 @@ std::string script_for(const GnuplotFigure& f) {
 
 }  // namespace
 
-void render_figure(const fs::path& dir, const GnuplotFigure& figure) {
+void write_figure_sources(const fs::path& dir, const GnuplotFigure& figure) {
   write_text(dir / (figure.name + ".dat"), figure.data);
   write_text(dir / (figure.name + ".gp"), script_for(figure));
+}
+
+void render_figure(const fs::path& dir, const GnuplotFigure& figure) {
+  write_figure_sources(dir, figure);
   const fs::path log = dir / (figure.name + ".log");
 
   const std::string program = gnuplot_executable();
@@ -92,8 +97,12 @@ void render_figure(const fs::path& dir, const GnuplotFigure& figure) {
   const int spawn_error = posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (spawn_error != 0) {
-    throw std::runtime_error("cannot run gnuplot '" + program + "' (set KVBENCH_GNUPLOT): " +
-                             std::generic_category().message(spawn_error));
+    std::error_code ec;
+    fs::remove(log, ec);  // the child opened it before its exec failed
+    const std::string what = "cannot run gnuplot '" + program + "' (set KVBENCH_GNUPLOT): " +
+                             std::generic_category().message(spawn_error);
+    if (spawn_error == ENOENT) throw GnuplotNotFound(what);
+    throw std::runtime_error(what);
   }
   int status = 0;
   if (waitpid(pid, &status, 0) < 0) throw std::runtime_error("waitpid on gnuplot failed");

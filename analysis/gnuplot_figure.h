@@ -2,6 +2,7 @@
 // NAME.svg and NAME.png side by side, so a user can restyle it and rerun `gnuplot NAME.gp`.
 #pragma once
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 
 namespace kvb {
@@ -18,8 +19,18 @@ struct GnuplotFigure {
   std::string body;    // set/plot commands; refer to the data file as `datafile`
 };
 
-// Writes the script and data into `dir` and runs gnuplot there. Throws std::runtime_error with
-// gnuplot's own messages if it fails or does not produce both images.
+// The gnuplot program could not be started (not installed, or $KVBENCH_GNUPLOT names no
+// program): the figure's script and data are written, its images are not.
+struct GnuplotNotFound : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Writes NAME.gp and NAME.dat into `dir` (what render_figure runs gnuplot on).
+void write_figure_sources(const std::filesystem::path& dir, const GnuplotFigure& figure);
+
+// Writes the script and data into `dir` and runs gnuplot there. Throws GnuplotNotFound if gnuplot
+// cannot be started, std::runtime_error with gnuplot's own messages if it fails or does not
+// produce both images.
 void render_figure(const std::filesystem::path& dir, const GnuplotFigure& figure);
 
 // Quotes a string for a gnuplot script (double quotes; escapes backslash and quote).

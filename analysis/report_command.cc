@@ -13,6 +13,7 @@
 #include "analysis/ceiling_table.h"
 #include "analysis/command_line.h"
 #include "analysis/efficiency_targets.h"
+#include "analysis/gnuplot_figure.h"
 #include "analysis/headline.h"
 #include "analysis/input_error.h"
 #include "analysis/knee_detection.h"
@@ -735,7 +736,22 @@ int report_main(int argc, char** argv) {
     const fs::path figures_dir = staged.path() / "figures";
     fs::create_directory(figures_dir);
     const auto figures = build_report_figures(machines, o.knee_drop);
-    for (const auto& f : figures) render_figure(figures_dir, f.figure);
+    // Without gnuplot (a lent host with no package manager) the report is still written, with
+    // each figure's script and data to render elsewhere, and says so; a gnuplot that fails stops it.
+    std::string not_rendered;
+    for (const auto& f : figures) {
+      if (!not_rendered.empty()) {
+        write_figure_sources(figures_dir, f.figure);
+        continue;
+      }
+      try {
+        render_figure(figures_dir, f.figure);
+      } catch (const GnuplotNotFound& e) {
+        not_rendered = e.what();
+        std::cerr << "kvbench report: warning: " << not_rendered
+                  << "; figures left as gnuplot scripts and data, not drawn\n";
+      }
+    }
 
     std::ostringstream md;
     md << "# kvbench report\n\nInputs: ";
@@ -746,16 +762,25 @@ int report_main(int argc, char** argv) {
     efficiency_section(md, machines);
     machines_section(md, machines);
     ceilings_section(md, machines);
-    md << "## Figures\n\nEach figure has an SVG, a PNG, its gnuplot script (`.gp`) and data (`.dat`) in "
-          "`figures/`; edit the script and run `gnuplot NAME.gp` there to restyle. Figures of one kind share "
-          "their axes across machines.\n\n";
+    md << "## Figures\n\n";
+    if (not_rendered.empty()) {
+      md << "Each figure has an SVG, a PNG, its gnuplot script (`.gp`) and data (`.dat`) in `figures/`; edit the "
+            "script and run `gnuplot NAME.gp` there to restyle. Figures of one kind share their axes across "
+            "machines.\n\n";
+    } else {
+      md << "**Not drawn:** " << md_escape(not_rendered) << ". Each figure's gnuplot script (`.gp`) and data "
+            "(`.dat`) are in `figures/`: run `gnuplot NAME.gp` there, where gnuplot is installed, to draw its SVG "
+            "and PNG. Figures of one kind share their axes across machines.\n\n";
+    }
     for (const char* kind : {"roofline", "llc_fit", "context", "threads"}) {
       for (const auto& f : figures) {
         if (f.kind != kind) continue;
         const std::string stem = "figures/" + f.figure.name;
-        md << "### " << f.figure.title << "\n\n![" << f.figure.title << "](" << stem << ".png)\n\n"
-           << f.caption << " [SVG](" << stem << ".svg), [script](" << stem << ".gp), [data](" << stem
-           << ".dat)\n\n";
+        md << "### " << f.figure.title << "\n\n";
+        if (not_rendered.empty()) md << "![" << f.figure.title << "](" << stem << ".png)\n\n";
+        md << f.caption;
+        if (not_rendered.empty()) md << " [SVG](" << stem << ".svg),";
+        md << " [script](" << stem << ".gp), [data](" << stem << ".dat)\n\n";
       }
     }
     configurations_section(md, machines);
@@ -771,7 +796,7 @@ int report_main(int argc, char** argv) {
     }
     staged.commit();
     std::cout << "kvbench report: wrote " << (fs::path(o.out) / "report.md").string() << " and "
-              << figures.size() << " figures\n";
+              << figures.size() << (not_rendered.empty() ? " figures\n" : " figure scripts (not drawn: no gnuplot)\n");
     return kExitOk;
   } catch (...) {
     return report_current_exception("report", kExitRegression);

@@ -540,5 +540,34 @@ TEST(ReportCommand, NeverOverwritesAndLeavesNothingOnFailure) {
   EXPECT_TRUE(fs::exists(out / "report.md"));
 }
 
+// A host without gnuplot (the lent EMR host has no package manager) still gets its report: every
+// figure's script and data, no images, and the report and stderr say the figures were not drawn.
+TEST(ReportCommand, WithoutGnuplotTheReportKeepsScriptsAndSaysFiguresWereNotDrawn) {
+  const fs::path dir = testing::scratch_dir("Report.NoGnuplot");
+  const fs::path csv = write_multi_cpu_csv(dir);
+  const fs::path out = dir / "report";
+  setenv("KVBENCH_GNUPLOT", (dir / "no-such-gnuplot").c_str(), 1);
+  ::testing::internal::CaptureStderr();
+  const int status = testing::run_command(report_main, {"report", csv.string(), "--out", out.string()});
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  unsetenv("KVBENCH_GNUPLOT");
+  ASSERT_EQ(status, 0) << err;
+  EXPECT_NE(err.find("not drawn"), std::string::npos) << err;
+  const std::string md = read(out / "report.md");
+  EXPECT_NE(md.find("**Not drawn:** cannot run gnuplot"), std::string::npos);
+  EXPECT_EQ(md.find(".png)"), std::string::npos);  // no image is embedded
+  int scripts = 0;
+  for (const auto& e : fs::directory_iterator(out / "figures")) {
+    const std::string ext = e.path().extension().string();
+    EXPECT_TRUE(ext == ".gp" || ext == ".dat") << e.path();
+    if (ext == ".gp") {
+      ++scripts;
+      EXPECT_TRUE(fs::exists(fs::path(e.path()).replace_extension(".dat"))) << e.path();
+      EXPECT_NE(md.find("(figures/" + e.path().stem().string() + ".gp)"), std::string::npos) << e.path();
+    }
+  }
+  EXPECT_GT(scripts, 1);
+}
+
 }  // namespace
 }  // namespace kvb
