@@ -36,8 +36,14 @@ HeadlinePoint pick(const MachineResults& m, const std::string& dtype, int thread
         r.str(Col::ws_level) != level || !attained_gbps(r) || (streamed && !is_streaming_shape(r))) {
       continue;
     }
+    // Where one configuration ran more than once (a reference set runs Qwen3-0.6B in several
+    // steps; a rerun after a disturbed minute), the row does not depend on the order the files
+    // were given: a row held against its own bracketed ceiling (--ceiling-bracket) over one
+    // against its run's single ceiling, then the latest run's, as in best_peer_matches (run_id is
+    // <host>-<UTC timestamp>).
     auto rank = [](const ResultRow& x) {
-      return std::make_tuple(x.num_or(Col::working_set_bytes, 0), x.str(Col::cache_state) == "warm");
+      return std::make_tuple(x.num_or(Col::working_set_bytes, 0), x.str(Col::cache_state) == "warm",
+                             x.num(Col::ceiling_before_gbps).has_value(), x.str(Col::run_id));
     };
     if (!p.row || rank(r) > rank(*p.row)) p.row = &r;
   }

@@ -30,7 +30,9 @@ struct Headline {
 };
 
 // DRAM/LLC points are the valid decode_step row with the largest working set at that level
-// (ties: warm first) — the most memory-bound case measured — among shapes with at most
+// (ties: warm first, then a row with its own ceiling bracket, then the latest run_id, so a rerun
+// replaces the row it repeats and the order of the inputs does not matter) — the most
+// memory-bound case measured — among shapes with at most
 // kMaxStreamingGroupSize query heads per KV head where the dtype ran any (a cell without one
 // stays empty; only a dtype run with larger groups alone shows them). Peers: best_peer_matches.
 Headline build_headline(const MachineResults& m);

@@ -200,7 +200,8 @@ void headline_section(std::ostream& md, const std::vector<MachineResults>& ms) {
   md << "## Headline\n\n`decode_step` bandwidth where the KV cache lives in DRAM (at 1 thread and at the most "
         "threads run) and in the LLC (most threads), as GB/s and % of the read ceiling its own run measured at that level "
         "and thread count. Each cell is the valid row with the largest working set at that level (the most "
-        "memory-bound case measured; shape and context in the last column), among shapes with at most "
+        "memory-bound case measured; shape and context in the last column; a configuration run more than once "
+        "shows a row held against its own bracketed ceiling before one that is not, then the latest run's), among shapes with at most "
         << kMaxStreamingGroupSize << " query heads per KV head where the dtype ran any (larger groups are compute-bound: a cell without a "
            "streaming row is empty). kvbench/peer = peer time / "
         "kvbench time for peer rows of the same dtype, shape, context and threads (> 1: kvbench faster).\n\n";

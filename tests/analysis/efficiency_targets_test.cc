@@ -12,15 +12,10 @@ namespace kvb {
 namespace {
 
 using testing::decode_row;
+using testing::set;
 using testing::summary_row;
 
 constexpr double kLlc = 32.0 * 1024 * 1024;
-
-void set(ResultRow& r, Col c, const std::string& text) {
-  r.text[static_cast<std::size_t>(c)] = text;
-  r.number[static_cast<std::size_t>(c)] =
-      column_kind(c) == ColKind::kText || text.empty() ? std::nullopt : std::optional<double>(std::stod(text));
-}
 
 MachineResults machine() {
   MachineResults m;

@@ -8,6 +8,7 @@ namespace kvb {
 namespace {
 
 using testing::decode_row;
+using testing::set;
 
 ResultRow peer(const std::string& dtype, int threads, int context, double ws, double gbps) {
   ResultRow r = decode_row("peer_torch", dtype, threads, context, ws, gbps, "DRAM", "warm", 28, 8, "run-peer");
@@ -97,6 +98,40 @@ TEST(Headline, AComputeBoundGroupDoesNotFillACellWhereTheDtypeStreamedElsewhere)
   ASSERT_EQ(h.rows.size(), 1u);
   EXPECT_NEAR(*h.rows[0].dram_max_threads.gbps, 90, 1e-6);
   EXPECT_EQ(h.rows[0].llc_max_threads.row, nullptr);
+}
+
+// A configuration run twice (a rerun after a disturbed minute) shows the later run's row, in
+// whichever order the files were given.
+TEST(Headline, ARerunReplacesTheRowItRepeats) {
+  for (const bool rerun_first : {false, true}) {
+    MachineResults m;
+    const ResultRow disturbed =
+        decode_row("decode_step", "fp16", 16, 9363, 4e9, 4, "DRAM", "warm", 28, 8, "emr-20261202T020325Z");
+    const ResultRow rerun =
+        decode_row("decode_step", "fp16", 16, 9363, 4e9, 100, "DRAM", "warm", 28, 8, "emr-20261202T021105Z");
+    m.summaries.push_back(rerun_first ? rerun : disturbed);
+    m.summaries.push_back(rerun_first ? disturbed : rerun);
+    const Headline h = build_headline(m);
+    ASSERT_EQ(h.rows.size(), 1u);
+    ASSERT_NE(h.rows[0].dram_max_threads.row, nullptr);
+    EXPECT_NEAR(*h.rows[0].dram_max_threads.gbps, 100, 1e-6) << "rerun given first: " << rerun_first;
+  }
+}
+
+// A reference set runs Qwen3-0.6B in several steps: the row held against its own bracketed
+// ceiling stands over the default sweep's, which has its run's one ceiling, even when later.
+TEST(Headline, ABracketedRowStandsOverALaterUnbracketedOne) {
+  MachineResults m;
+  ResultRow bracketed =
+      decode_row("decode_step", "fp32", 1, 4682, 1.2e9, 12, "DRAM", "warm", 28, 8, "emr-20261202T010000Z");
+  set(bracketed, Col::ceiling_before_gbps, "14");
+  m.summaries.push_back(
+      decode_row("decode_step", "fp32", 1, 4682, 1.2e9, 9, "DRAM", "warm", 28, 8, "emr-20261202T020000Z"));
+  m.summaries.push_back(bracketed);
+  const Headline h = build_headline(m);
+  ASSERT_EQ(h.rows.size(), 1u);
+  ASSERT_NE(h.rows[0].dram_one_thread.row, nullptr);
+  EXPECT_NEAR(*h.rows[0].dram_one_thread.gbps, 12, 1e-6);
 }
 
 TEST(Headline, NoCeilingMeansNoPercentage) {

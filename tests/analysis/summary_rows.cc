@@ -2,14 +2,16 @@
 
 namespace kvb::testing {
 
+void set(ResultRow& r, Col c, const std::string& text) {
+  const auto i = static_cast<std::size_t>(c);
+  r.text[i] = text;
+  r.number[i] = column_kind(c) == ColKind::kText || text.empty() ? std::nullopt : std::optional<double>(std::stod(text));
+}
+
 ResultRow summary_row(std::initializer_list<std::pair<Col, std::string>> fields) {
   ResultRow r;
   r.file = "test.csv";
-  for (const auto& [col, text] : fields) {
-    const auto i = static_cast<std::size_t>(col);
-    r.text[i] = text;
-    if (column_kind(col) != ColKind::kText && !text.empty()) r.number[i] = std::stod(text);
-  }
+  for (const auto& [col, text] : fields) set(r, col, text);
   return r;
 }
 

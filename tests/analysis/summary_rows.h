@@ -8,6 +8,9 @@
 
 namespace kvb::testing {
 
+// Sets one column of `r` from its text (numeric columns parsed; empty: not measured).
+void set(ResultRow& r, Col c, const std::string& text);
+
 // A summary row with the given columns set; numeric columns are parsed from their text.
 ResultRow summary_row(std::initializer_list<std::pair<Col, std::string>> fields);
 
