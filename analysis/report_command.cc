@@ -185,31 +185,49 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
 
 std::string headline_value(const HeadlinePoint& p) { return p.gbps ? format_number(*p.gbps, 4) : "not run"; }
 
-std::string headline_pct(const HeadlinePoint& p) {
-  if (!p.row) return "";
-  return p.pct_of_ceiling ? format_number(*p.pct_of_ceiling, 3) + "%" : "no ceiling";
+// How far a measured row can be trusted, as the tables print it after the row's value: its own
+// ceiling moved while it ran, its workers' cores ran slow, or they waited at the barriers for one
+// of them. "" for a row with none of these.
+std::string trust_notes(const ResultRow& r, const RunCeilings& ceilings) {
+  std::string s;
+  for (const std::string& note : {ceiling_moved_note(r), ceilings.core_slowed_note(r), barrier_wait_note(r)}) {
+    if (!note.empty()) s += " (" + note + ")";
+  }
+  return s;
 }
 
+// The cell's percentage with its row's trust notes: the headline is the table people quote.
+std::string headline_pct(const HeadlinePoint& p, const RunCeilings& ceilings) {
+  if (!p.row) return "";
+  return (p.pct_of_ceiling ? format_number(*p.pct_of_ceiling, 3) + "%" : "no ceiling") + trust_notes(*p.row, ceilings);
+}
+
+// The cell's shape and context, and the file its row came from (inputs can hold one
+// configuration several times).
 std::string headline_where(const std::string& name, const HeadlinePoint& p) {
   if (!p.row) return "";
   return name + " " + shape_of(*p.row) + " ctx " + p.row->str(Col::context) +
-         (p.row->str(Col::cache_state) == "warm" ? "" : " " + p.row->str(Col::cache_state));
+         (p.row->str(Col::cache_state) == "warm" ? "" : " " + p.row->str(Col::cache_state)) + ", " +
+         md_escape(fs::path(p.row->file).filename().string());
 }
 
 void headline_section(std::ostream& md, const std::vector<MachineResults>& ms) {
   md << "## Headline\n\n`decode_step` bandwidth where the KV cache lives in DRAM (at 1 thread and at the most "
         "threads run) and in the LLC (most threads), as GB/s and % of the read ceiling its own run measured at that level "
         "and thread count. Each cell is the valid row with the largest working set at that level (the most "
-        "memory-bound case measured; shape and context in the last column; a configuration run more than once "
+        "memory-bound case measured; shape, context and file in the last column; a configuration run more than once "
         "shows a row held against its own bracketed ceiling before one that is not, then the latest run's), among shapes with at most "
         << kMaxStreamingGroupSize << " query heads per KV head where the dtype ran any (larger groups are compute-bound: a cell without a "
            "streaming row is empty). kvbench/peer = peer time / "
-        "kvbench time for peer rows of the same dtype, shape, context and threads (> 1: kvbench faster).\n\n";
+        "kvbench time for peer rows of the same dtype, shape, context and threads (> 1: kvbench faster). A "
+        "percentage carries its row's notes, as in the tables below: \"ceiling moved\", \"core at N% of its FMA "
+        "ceiling\", \"workers waited N% at barriers\".\n\n";
   bool any = false;
   for (const auto& m : ms) {
     const Headline h = build_headline(m);
     if (h.rows.empty()) continue;
     any = true;
+    const RunCeilings ceilings(m);
     const std::string nt = std::to_string(h.max_threads) + "T";
     TextTable t({"dtype", "DRAM 1T GB/s", "% of DRAM ceiling", "DRAM " + nt + " GB/s", "% of DRAM ceiling",
                  "LLC " + nt + " GB/s", "% of L3 ceiling", "kvbench/peer", "rows used"});
@@ -232,9 +250,9 @@ void headline_section(std::ostream& md, const std::vector<MachineResults>& ms) {
                             headline_where("LLC " + nt + ":", r.llc_max_threads)}) {
         if (!w.empty()) where += (where.empty() ? "" : "; ") + w;
       }
-      t.add_row({r.dtype, headline_value(r.dram_one_thread), headline_pct(r.dram_one_thread),
-                 headline_value(r.dram_max_threads), headline_pct(r.dram_max_threads),
-                 headline_value(r.llc_max_threads), headline_pct(r.llc_max_threads),
+      t.add_row({r.dtype, headline_value(r.dram_one_thread), headline_pct(r.dram_one_thread, ceilings),
+                 headline_value(r.dram_max_threads), headline_pct(r.dram_max_threads, ceilings),
+                 headline_value(r.llc_max_threads), headline_pct(r.llc_max_threads, ceilings),
                  peers.empty() ? "no peer rows" : peers, where});
     }
     md << "### " << m.id << ": " << md_escape(m.label) << "\n\n" << t.markdown() << "\n";
@@ -569,10 +587,7 @@ void configurations_section(std::ostream& md, const std::vector<MachineResults>&
       if (c->failed_validation()) gb += " (INVALID)";
       row.push_back(gb);
       std::string pct_cell = pct ? format_number(*pct, 3) : "";
-      if (const std::string moved = ceiling_moved_note(*c); !moved.empty()) pct_cell += " (" + moved + ")";
-      if (const std::string slowed = ceilings[i].core_slowed_note(*c); !slowed.empty()) pct_cell += " (" + slowed + ")";
-      if (const std::string waited = barrier_wait_note(*c); !waited.empty()) pct_cell += " (" + waited + ")";
-      row.push_back(pct_cell);
+      row.push_back(pct_cell + trust_notes(*c, ceilings[i]));
       row.push_back(c->num(Col::tokens_per_s) ? format_number(*c->num(Col::tokens_per_s), 4) : "");
       row.push_back(c->str(Col::ws_level));
     }

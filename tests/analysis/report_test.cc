@@ -308,6 +308,26 @@ TEST(ReportCommand, WorkersWaitingAtBarriersAreNamedWithoutChangingTheVerdict) {
   EXPECT_EQ(md.find("for PU 1"), std::string::npos);
 }
 
+// The headline, the table people quote, carries the same notes on its percentage and names the
+// file each cell's row came from.
+TEST(ReportCommand, HeadlineCellsCarryTheirRowsNotesAndFile) {
+  const fs::path dir = testing::scratch_dir("Report.HeadlineNotes");
+  SyntheticMachine a;
+  testing::CsvFields step = target_row(a, "decode_step", "fp32", 8, 1000, 1e6, "DRAM");
+  step["barrier_wait_pct"] = "41.2";
+  step["barrier_slowest_pu"] = "9";
+  step["barrier_slowest_pct"] = "58.6";
+  const testing::CsvFields ceiling = target_row(a, "ceiling_read", "", 8, 500, 1e6, "DRAM");
+  const std::string md =
+      report_of(dir, {step, ceiling}, {"barrier_wait_pct", "barrier_slowest_pu", "barrier_slowest_pct"});
+  const auto begin = md.find("## Headline"), end = md.find("## Efficiency against targets");
+  ASSERT_LT(begin, end) << md;
+  const std::string headline = md.substr(begin, end - begin);
+  EXPECT_NE(headline.find("| 50.0% (workers waited 41% at barriers, 59% of it for PU 9) |"), std::string::npos)
+      << headline;
+  EXPECT_NE(headline.find("DRAM 2T: 4L 8q/8kv d128 ctx 4096, in.csv |"), std::string::npos) << headline;
+}
+
 // Across rows of one thread count, the report says which PU they name most and whether it held
 // the waiting: PU 5 holding 80-93% in 3 of 4 rows at 16 threads reads "one PU"; PU 2 named by
 // every row at 4 threads but with 45% (an even split is 25%, halfway to all of it 62.5%) does not;
