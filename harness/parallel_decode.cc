@@ -72,19 +72,8 @@ std::vector<WorkItem> chunk_decode(std::int32_t kv_heads, std::int64_t context, 
   if (kv_heads <= 0 || context <= 0 || threads <= 0) return chunks;
   const std::int64_t per_head = (kChunksPerWorker * threads + kv_heads - 1) / kv_heads;
   std::int64_t k = std::max<std::int64_t>(1, std::min(per_head, context / kMinChunkRows));
-  const std::int64_t every_worker_one = (threads + kv_heads - 1) / kv_heads;
-  if (k * kv_heads < threads) k = every_worker_one;
+  if (k * kv_heads < threads) k = (threads + kv_heads - 1) / kv_heads;
   k = std::min(k, context);  // no empty pieces
-  // A layer lasts as long as its busiest worker: ceil(k x kv_heads / threads) chunks of context / k
-  // rows. Where few chunks do not share out evenly (24 over 16 workers at Qwen3-0.6B's 438
-  // positions: half the workers read two chunks, the others wait a chunk at the barrier) fewer,
-  // longer ones finish sooner (16 of 219 rows: 219 rows each, not 292), so take the piece count up
-  // to k whose busiest worker reads the fewest rows; ties (every even share) keep the larger.
-  const auto busiest_chunks = [&](std::int64_t pieces) { return (pieces * kv_heads + threads - 1) / threads; };
-  for (std::int64_t fewer = k - 1; fewer >= std::max<std::int64_t>(1, every_worker_one); --fewer) {
-    // busiest_chunks(fewer) x context / fewer < busiest_chunks(k) x context / k, in integers
-    if (busiest_chunks(fewer) * k < busiest_chunks(k) * fewer) k = fewer;
-  }
   for (std::int32_t h = 0; h < kv_heads; ++h)
     for (std::int64_t i = 0; i < k; ++i) chunks.push_back({h, context * i / k, context * (i + 1) / k});
   return chunks;

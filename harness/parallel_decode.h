@@ -79,10 +79,8 @@ inline constexpr std::int64_t kMinChunkRows = 128;
 inline constexpr std::int64_t kChunksPerWorker = 16;
 // The chunks one layer's attention is claimed in: each head's positions cut into k equal pieces,
 // k = min(ceil(kChunksPerWorker x threads / kv_heads), context / kMinChunkRows), at least 1, and
-// raised to ceil(threads / kv_heads) where that gives fewer chunks than threads; then lowered to
-// the piece count (not below that) whose busiest worker reads the fewest rows, where chunks that
-// do not share out evenly leave workers a whole chunk idle. Head-major order; each
-// (head, position) exactly once.
+// raised to ceil(threads / kv_heads) where that gives fewer chunks than threads. Head-major
+// order; each (head, position) exactly once.
 std::vector<WorkItem> chunk_decode(std::int32_t kv_heads, std::int64_t context, int threads);
 
 class ParallelDecode {

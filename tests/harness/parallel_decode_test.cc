@@ -48,9 +48,6 @@ TEST(ChunkDecode, CoversEachRowOnceWithEnoughLongChunksForTheWorkers) {
   for (const Case& c : {Case{8, 4682, 16, 256},   // Qwen3-0.6B from DRAM: 16 per worker, 146 rows
                         Case{8, 2048, 16, 128},   // kMinChunkRows caps it: 16 per head
                         Case{8, 219, 16, 16},     // its LLC rows: one each, 109-110 rows
-                        Case{8, 438, 16, 16},     // fp16's: one each of 219 rows, not 24 of 146
-                        Case{8, 700, 16, 32},     // two each of 175 rows, not 40 of 140 (3 for some)
-                        Case{8, 438, 8, 24},      // 24 share out over 8 workers: kept
                         Case{8, 4682, 2, 32},     // quarter heads give 16 per worker
                         Case{1, 16384, 16, 128},  // MQA: one head cut in kMinChunkRows pieces
                         Case{1, 200, 2, 2},       // short: one per worker, below kMinChunkRows
