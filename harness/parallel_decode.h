@@ -76,6 +76,9 @@ inline constexpr std::int64_t kMinChunkRows = 128;
 // at 16 threads 1.09x the time (12 of 14 rounds slower), 8 per worker moved no row beyond 0.95-1.03.
 // Cutting only each worker's last chunk finer (halves down to 1/8, 2026-12-01, 23 rounds) took the
 // 8-thread waits from about 3% to 2% but no row's time beyond 0.98-1.04: the equal chunks stay.
+// Fewer chunks where equal ones do not share out evenly (24 -> 16 over 16 workers at 438
+// positions, 2026-12-02, 12 rounds, results/xeon-emr-16c-kvm/chunk-balance/): no row beyond
+// 0.93-1.07, and the waits rose 2-9 points where the count changed (no chunk left to take over).
 inline constexpr std::int64_t kChunksPerWorker = 16;
 // The chunks one layer's attention is claimed in: each head's positions cut into k equal pieces,
 // k = min(ceil(kChunksPerWorker x threads / kv_heads), context / kMinChunkRows), at least 1, and
