@@ -20,6 +20,18 @@
 namespace {
 namespace fs = std::filesystem;
 
+// The binaries and the source tree (for configs/models) are compiled in; where the test binary
+// travels without its build tree (a lent machine that has no compiler) the environment names them.
+std::string from_env_or(const char* name, const char* built_in) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : built_in;
+}
+const std::string kKvbench = from_env_or("KVBENCH_TEST_KVBENCH", KVBENCH_BINARY);
+const std::string kSourceDir = from_env_or("KVBENCH_TEST_SOURCE_DIR", KVBENCH_TEST_SOURCE_DIR);
+#ifdef KERNEL_BENCH_BINARY
+const std::string kKernelBench = from_env_or("KVBENCH_TEST_KERNEL_BENCH", KERNEL_BENCH_BINARY);
+#endif
+
 struct Result {
   int status = -1;
   std::string out, err;
@@ -75,11 +87,11 @@ class KvbenchBinary : public ::testing::Test {
   void TearDown() override {
     if (!HasFailure()) fs::remove_all(dir_);
   }
-  std::string command_line(const std::string& args, const char* binary = KVBENCH_BINARY) const {
-    return "cd '" + dir_.string() + "' && KVBENCH_MODELS_DIR='" KVBENCH_TEST_SOURCE_DIR
-           "/configs/models' '" + binary + "' " + args;
+  std::string command_line(const std::string& args, const std::string& binary = kKvbench) const {
+    return "cd '" + dir_.string() + "' && KVBENCH_MODELS_DIR='" + kSourceDir + "/configs/models' '" + binary + "' " +
+           args;
   }
-  Result run(const std::string& args, const char* binary = KVBENCH_BINARY) const {
+  Result run(const std::string& args, const std::string& binary = kKvbench) const {
     Result r;
     const std::string cmd = command_line(args, binary) + " >'" + (dir_ / "stdout").string() + "' 2>'" +
                             (dir_ / "stderr").string() + "'";
@@ -424,9 +436,8 @@ TEST_F(KvbenchBinary, ResumeAfterKilledRunCompletesWithoutLosingRows) {
   // Start a run, kill it once some benchmark rows are on disk, then resume.
   const fs::path csv_path = dir_ / "killed.csv";
   // exec, so that the pid killed below is kvbench itself and nothing keeps writing.
-  const std::string cmd = "cd '" + dir_.string() + "' && KVBENCH_MODELS_DIR='" KVBENCH_TEST_SOURCE_DIR
-                          "/configs/models' exec '" KVBENCH_BINARY
-                          "' run --config ci-smoke --min-time 0.2 --out killed.csv";
+  const std::string cmd = "cd '" + dir_.string() + "' && KVBENCH_MODELS_DIR='" + kSourceDir +
+                          "/configs/models' exec '" + kKvbench + "' run --config ci-smoke --min-time 0.2 --out killed.csv";
   const pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
@@ -506,17 +517,17 @@ TEST_F(KvbenchBinary, ResumeRefusesAFileWrittenOnAnotherMachine) {
 // in its rows' label as the CSV's isa does, and refuses a bad one with exit status 2.
 TEST_F(KvbenchBinary, KernelBenchTakesThePrefetchHint) {
   const std::string one_row = "--benchmark_filter='^floor/fp32/G:1/ctx:16$' --benchmark_min_time=0.001";
-  const Result none = run(one_row + " --sw-prefetch=none", KERNEL_BENCH_BINARY);
+  const Result none = run(one_row + " --sw-prefetch=none", kKernelBench);
   ASSERT_EQ(none.status, 0) << none.out << none.err;
   EXPECT_NE(none.out.find("floor/fp32/G:1/ctx:16"), std::string::npos) << none.out;
   EXPECT_NE(none.out.find("+PF-NONE"), std::string::npos) << none.out;
-  const Result t0 = run(one_row + " --sw-prefetch=t0", KERNEL_BENCH_BINARY);
+  const Result t0 = run(one_row + " --sw-prefetch=t0", kKernelBench);
   ASSERT_EQ(t0.status, 0) << t0.out << t0.err;
   EXPECT_EQ(t0.out.find("+PF-"), std::string::npos) << t0.out;  // T0 is the isa's unmarked default
-  const Result bad = run(one_row + " --sw-prefetch=t1", KERNEL_BENCH_BINARY);
+  const Result bad = run(one_row + " --sw-prefetch=t1", kKernelBench);
   EXPECT_EQ(bad.status, 2) << bad.out << bad.err;
   EXPECT_NE(bad.err.find("bad value 't1' for --sw-prefetch"), std::string::npos) << bad.err;
-  EXPECT_EQ(run(one_row + " --no-such-flag", KERNEL_BENCH_BINARY).status, 2);
+  EXPECT_EQ(run(one_row + " --no-such-flag", kKernelBench).status, 2);
 }
 
 // kernel_bench's caches are allocated as kvbench run's are, and each row says whether the kernel
@@ -524,7 +535,7 @@ TEST_F(KvbenchBinary, KernelBenchTakesThePrefetchHint) {
 // not comparable with the ceilings'.
 TEST_F(KvbenchBinary, KernelBenchRowsSayWhetherTheCacheIsOnHugePages) {
   const Result r = run("--benchmark_filter='^floor/fp32/G:1/ctx:16$' --benchmark_min_time=0.001",
-                       KERNEL_BENCH_BINARY);
+                       kKernelBench);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   const std::size_t at = r.out.find("huge_pages=");
   ASSERT_NE(at, std::string::npos) << r.out;
@@ -722,8 +733,8 @@ TEST_F(KvbenchBinary, AbAgainstABuildWithoutLlcGivesTheOtherArmHwlocs) {
     std::ofstream script(old);
     script << "#!/bin/sh\n"
               "for a in \"$@\"; do case \"$a\" in --llc|--llc=*) echo \"unknown option $a\" >&2; exit 2;; esac; done\n"
-              "if [ \"$1 $2\" = \"run --help\" ]; then '" KVBENCH_BINARY "' run --help | grep -v -e --llc; exit 0; fi\n"
-              "exec '" KVBENCH_BINARY "' \"$@\" --llc hwloc\n";  // sized from hwloc's LLC, as such builds are
+              "if [ \"$1 $2\" = \"run --help\" ]; then '" << kKvbench << "' run --help | grep -v -e --llc; exit 0; fi\n"
+              "exec '" << kKvbench << "' \"$@\" --llc hwloc\n";  // sized from hwloc's LLC, as such builds are
   }
   fs::permissions(old, fs::perms::owner_all);
   const std::string options = " --rounds 2 -- --config ci-smoke --benchmarks decode_step --dtype fp32 --context 64 "
