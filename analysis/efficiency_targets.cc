@@ -287,6 +287,12 @@ std::vector<TargetLine> merge_unmeasured(std::vector<TargetLine> lines) {
 
 }  // namespace
 
+bool target_row_before(const TargetLine& a, const TargetLine& b) {
+  LineKey ka = line_key(a), kb = line_key(b);
+  std::get<5>(ka) = std::get<5>(kb) = 0;  // threads
+  return ka < kb;
+}
+
 TargetThreshold target_threshold(TargetKind kind) {
   switch (kind) {
     case TargetKind::kDramStreaming: return {90.0, true};

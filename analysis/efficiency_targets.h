@@ -92,6 +92,10 @@ struct EfficiencyTargets {
   int rows_beyond_streaming_group = 0;
 };
 
+// The tables' row order of lines: target, benchmark, dtype (fp32 first), G (descending); thread
+// counts are not compared (they are the at-a-glance tables' columns).
+bool target_row_before(const TargetLine& a, const TargetLine& b);
+
 // Lines in target order, then benchmark, dtype (fp32 first), threads, G (descending); within a
 // target the "not measured" lines come last.
 EfficiencyTargets evaluate_targets(const MachineResults& m);

@@ -1,5 +1,6 @@
 #include "analysis/report_command.h"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -457,6 +458,93 @@ std::string targets_at_a_glance(const std::vector<TargetLine>& lines) {
   return t.markdown();
 }
 
+// "1T, 2T": thread counts as the at-a-glance columns name them.
+std::string thread_list(const std::vector<int>& threads) {
+  std::string s;
+  for (int t : threads) s += (s.empty() ? "" : ", ") + std::to_string(t) + "T";
+  return s;
+}
+
+// The lines at a glance of several machines side by side: one row per target, kernel, dtype (GQA:
+// and G), one column per machine. A cell is the machine's worst row over its thread counts and
+// where it ran, then the thread counts by verdict: what a reader comparing CPUs on the targets
+// wants in one table; each machine's own tables below have the rows and notes.
+std::string targets_across_machines(const std::vector<MachineResults>& ms,
+                                    const std::vector<EfficiencyTargets>& targets) {
+  struct Point {
+    int threads = 0;
+    double worst = 0;
+    Verdict verdict = Verdict::kNotMeasured;
+  };
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<std::string>> keys;              // row key -> target, kernel, dtype
+  std::map<std::string, TargetKind> kinds;                            // row key -> its target
+  std::map<std::string, const TargetLine*> first;                     // row key -> a line of it
+  std::map<std::string, std::map<std::size_t, std::vector<Point>>> points;  // row key -> machine -> lines
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    for (const TargetLine& l : targets[i].lines) {
+      if (l.dtypes.size() != 1 || l.threads.size() != 1 || !l.worst) continue;
+      std::string kernel = md_escape(l.benchmark);
+      if (l.kind == TargetKind::kGqa) kernel += ", G = " + std::to_string(l.group_size);
+      const std::string key = target_name(l.kind) + "|" + kernel + "|" + l.dtypes[0];
+      if (!keys.count(key)) {
+        keys[key] = {target_name(l.kind), kernel, md_escape(l.dtypes[0])};
+        kinds[key] = l.kind;
+        first[key] = &l;
+        order.push_back(key);
+      }
+      points[key][i].push_back({l.threads[0], *l.worst, l.verdict});
+    }
+  }
+  if (order.empty()) return "";
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const std::string& a, const std::string& b) { return target_row_before(*first[a], *first[b]); });
+  std::vector<std::string> header = {"target", "kernel", "dtype"};
+  for (const MachineResults& m : ms) header.push_back(m.id);
+  TextTable t(header);
+  for (const std::string& key : order) {
+    const TargetKind kind = kinds[key];
+    const TargetThreshold threshold = target_threshold(kind);
+    std::vector<std::string> row = keys[key];
+    for (std::size_t i = 0; i < ms.size(); ++i) {
+      auto found = points[key].find(i);
+      if (found == points[key].end()) {
+        row.push_back("-");
+        continue;
+      }
+      std::vector<Point> ps = found->second;
+      std::sort(ps.begin(), ps.end(), [](const Point& a, const Point& b) { return a.threads < b.threads; });
+      const Point* worst = &ps.front();
+      for (const Point& p : ps) {
+        if (threshold.at_least ? p.worst < worst->worst : p.worst > worst->worst) worst = &p;
+      }
+      std::string cell = measured_value(kind, worst->worst) + " at " + std::to_string(worst->threads) + "T";
+      std::vector<int> met, unsettled, missed;
+      for (const Point& p : ps) {
+        if (p.verdict == Verdict::kMet) met.push_back(p.threads);
+        if (p.verdict == Verdict::kUnsettled) unsettled.push_back(p.threads);
+        if (p.verdict == Verdict::kNotMet) missed.push_back(p.threads);
+      }
+      if (met.size() == ps.size()) {
+        cell += ": met";
+      } else if (missed.size() == ps.size()) {
+        cell += ": " + verdict_word(Verdict::kNotMet);
+      } else if (!met.empty() || !unsettled.empty() || !missed.empty()) {
+        std::string parts;
+        if (!met.empty()) parts += "met at " + thread_list(met);
+        if (!unsettled.empty()) parts += (parts.empty() ? "" : "; ") + verdict_word(Verdict::kUnsettled) + " at " + thread_list(unsettled);
+        if (!missed.empty()) parts += (parts.empty() ? "" : "; ") + verdict_word(Verdict::kNotMet) + " at " + thread_list(missed);
+        cell += ": " + parts;
+      }
+      row.push_back(cell);
+    }
+    t.add_row(row);
+  }
+  std::string legend;
+  for (const MachineResults& m : ms) legend += (legend.empty() ? "" : "; ") + m.id + ": " + md_escape(m.label);
+  return t.markdown() + "\n" + legend + ".\n";
+}
+
 void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms) {
   md << "## Efficiency against targets\n\nOne line per target, kernel, dtype and thread count (GQA: and G), pooling "
         "every shape, context, cache state and run of the median rows: measured = the worst row (its shape and "
@@ -492,9 +580,19 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms)
         "(`ceiling_fma` at their thread count) for the flops of kvbench's cost model (the roofline's compute "
         "roof): those are bound by the arithmetic, not by how the kernel uses it. The bound is optimistic: "
         "converting fp16, bf16 and int8 elements to fp32 takes instructions that are not counted as flops.\n\n";
+  std::vector<EfficiencyTargets> all_targets;
+  for (const auto& m : ms) all_targets.push_back(evaluate_targets(m));
+  if (ms.size() > 1) {
+    if (const std::string across = targets_across_machines(ms, all_targets); !across.empty()) {
+      md << "### Across machines\n\nEach machine's worst row over its thread counts and where it ran, then its "
+            "thread counts by verdict (every line's rows and notes are in the machine's own tables below).\n\n"
+         << across << "\n";
+    }
+  }
   bool any = false;
-  for (const auto& m : ms) {
-    const EfficiencyTargets targets = evaluate_targets(m);
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    const MachineResults& m = ms[i];
+    const EfficiencyTargets& targets = all_targets[i];
     const RunCeilings ceilings(m);
     const std::vector<TargetLine>& lines = targets.lines;
     if (lines.empty()) continue;

@@ -216,6 +216,52 @@ TEST(ReportCommand, EfficiencyTargetsRenderGqaAppendAndPrefillLines) {
   }
 }
 
+// Several machines: their lines side by side before the machines' own tables, each cell the
+// machine's worst row over its thread counts and where it ran, then its thread counts by verdict.
+TEST(ReportCommand, EfficiencyTargetsAcrossMachinesInOneTable) {
+  const fs::path dir = testing::scratch_dir("Report.TargetsAcrossMachines");
+  SyntheticMachine a;
+  SyntheticMachine b;
+  b.cpu_model = "Synthetic CPU B";
+  b.host = "hostb";
+  b.run_id = "hostb-20261121T231500Z";
+  // ns per step over 200 MB from DRAM (>= 4x the 32 MiB LLC) at `threads`.
+  auto dram = [](const SyntheticMachine& m, const std::string& benchmark, int threads, double ns) {
+    testing::CsvFields c = target_row(m, benchmark, benchmark == "decode_step" ? "fp32" : "", 8, ns, 200e6, "DRAM");
+    c["threads"] = std::to_string(threads);
+    return c;
+  };
+  const std::vector<testing::CsvFields> rows = {
+      dram(a, "ceiling_read", 1, 2e6), dram(a, "ceiling_read", 2, 2e6),  // 100 GB/s
+      dram(a, "decode_step", 1, 2e6 / 0.95), dram(a, "decode_step", 2, 4e6),  // 95% (met), 50%
+      dram(b, "ceiling_read", 1, 2e6), dram(b, "ceiling_read", 2, 2e6),
+      dram(b, "decode_step", 1, 5e6), dram(b, "decode_step", 2, 2e6 / 0.45)};  // 40%, 45%
+  testing::write_text(dir / "in.csv", testing::to_csv(rows));
+  ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "in.csv").string(), "--out", (dir / "out").string()}), 0);
+  const std::string md = read(dir / "out" / "report.md");
+  const auto across = md.find("### Across machines");
+  ASSERT_NE(across, std::string::npos) << md;
+  const auto efficiency = md.find("## Efficiency against targets");
+  EXPECT_LT(efficiency, across);
+  EXPECT_LT(across, md.find("### cpu0: Synthetic CPU A", efficiency));  // the machine's own tables after it
+  EXPECT_NE(md.find("| target | kernel | dtype | cpu0 | cpu1 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| DRAM streaming | decode\\_step | fp32 | 50.0% at 2T: met at 1T; **not met** at 2T | 40.0% at "
+                    "1T: **not met** |"),
+            std::string::npos)
+      << md.substr(across, 2000);
+  EXPECT_NE(md.find("cpu0: Synthetic CPU A"), std::string::npos);
+  EXPECT_NE(md.find("; cpu1: Synthetic CPU B"), std::string::npos) << md.substr(across, 2000);
+
+  // One machine: its own tables only.
+  const std::vector<testing::CsvFields> one(rows.begin(), rows.begin() + 4);
+  testing::write_text(dir / "one.csv", testing::to_csv(one));
+  ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "one.csv").string(), "--out", (dir / "one").string()}), 0);
+  const std::string single = read(dir / "one" / "report.md");
+  EXPECT_EQ(single.find("### Across machines"), std::string::npos);
+  EXPECT_NE(single.find("| DRAM streaming | decode\\_step | fp32 | 95.0% met | 50.0% **not met** |"), std::string::npos)
+      << single.substr(0, 6000);
+}
+
 // A GQA pair whose G row's flops at the measured FMA peak already take more than 1.10x its G = 1
 // row's time says so in its verdict.
 TEST(ReportCommand, TargetsOutOfTheFmaPeaksReachAreNamed) {
