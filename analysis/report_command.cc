@@ -212,6 +212,68 @@ std::string headline_where(const std::string& name, const HeadlinePoint& p) {
          md_escape(fs::path(p.row->file).filename().string());
 }
 
+// The machines' headlines side by side: a row per dtype and regime, a column per machine, each cell
+// GB/s and % of the row's own ceiling (and the thread count where it is the machine's most). A
+// cell whose row carries notes is marked; the machine's own table below prints them.
+std::string headline_across_machines(const std::vector<MachineResults>& ms, const std::vector<Headline>& hs) {
+  std::vector<std::string> dtypes;
+  for (const Headline& h : hs) {
+    for (const HeadlineRow& r : h.rows) {
+      if (std::find(dtypes.begin(), dtypes.end(), r.dtype) == dtypes.end()) dtypes.push_back(r.dtype);
+    }
+  }
+  if (dtypes.empty()) return "";
+  std::vector<std::string> header = {"dtype", "KV cache in"};
+  for (const MachineResults& m : ms) header.push_back(m.id);
+  TextTable t(header);
+  bool marked = false;
+  const struct {
+    const char* name;
+    HeadlinePoint HeadlineRow::*point;
+    bool most_threads;
+  } regimes[] = {{"DRAM, 1 thread", &HeadlineRow::dram_one_thread, false},
+                 {"DRAM, most threads", &HeadlineRow::dram_max_threads, true},
+                 {"LLC, most threads", &HeadlineRow::llc_max_threads, true}};
+  std::map<std::pair<std::string, int>, std::vector<std::string>> cells;  // (dtype, regime) -> machine -> cell
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    const RunCeilings ceilings(ms[i]);
+    for (const std::string& dtype : dtypes) {
+      const HeadlineRow* r = nullptr;
+      for (const HeadlineRow& candidate : hs[i].rows) {
+        if (candidate.dtype == dtype) r = &candidate;
+      }
+      for (int k = 0; k < 3; ++k) {
+        const HeadlinePoint* p = r ? &(r->*regimes[k].point) : nullptr;
+        std::string cell = "-";
+        if (p && p->row && p->gbps) {
+          cell = format_number(*p->gbps, 4) + " GB/s";
+          if (regimes[k].most_threads) cell += " at " + std::to_string(hs[i].max_threads) + "T";
+          cell += p->pct_of_ceiling ? ", " + format_number(*p->pct_of_ceiling, 3) + "%" : ", no ceiling";
+          if (!trust_notes(*p->row, ceilings).empty()) {
+            cell += " (notes)";
+            marked = true;
+          }
+        }
+        cells[{dtype, k}].push_back(cell);
+      }
+    }
+  }
+  for (const std::string& dtype : dtypes) {
+    for (int k = 0; k < 3; ++k) {
+      std::vector<std::string> row = {dtype, regimes[k].name};
+      for (const std::string& cell : cells[{dtype, k}]) row.push_back(cell);
+      t.add_row(row);
+    }
+  }
+  std::string legend;
+  for (const MachineResults& m : ms) legend += (legend.empty() ? "" : "; ") + m.id + ": " + md_escape(m.label);
+  return t.markdown() + "\n" +
+         (marked ? "(notes): the row ran with its ceiling moving, its cores slow or its workers waiting at the "
+                   "barriers; the machine's table below says which.\n\n"
+                 : "") +
+         legend + ".\n";
+}
+
 void headline_section(std::ostream& md, const std::vector<MachineResults>& ms) {
   md << "## Headline\n\n`decode_step` bandwidth where the KV cache lives in DRAM (at 1 thread and at the most "
         "threads run) and in the LLC (most threads), as GB/s and % of the read ceiling its own run measured at that level "
@@ -223,9 +285,19 @@ void headline_section(std::ostream& md, const std::vector<MachineResults>& ms) {
         "kvbench time for peer rows of the same dtype, shape, context and threads (> 1: kvbench faster). A "
         "percentage carries its row's notes, as in the tables below: \"ceiling moved\", \"core at N% of its FMA "
         "ceiling\", \"workers waited N% at barriers\".\n\n";
+  std::vector<Headline> headlines;
+  for (const auto& m : ms) headlines.push_back(build_headline(m));
+  if (ms.size() > 1) {
+    if (const std::string across = headline_across_machines(ms, headlines); !across.empty()) {
+      md << "### Across machines\n\nThe cells of the machines' tables below side by side (GB/s, % of the ceiling, "
+            "and the thread count where it is the machine's most).\n\n"
+         << across << "\n";
+    }
+  }
   bool any = false;
-  for (const auto& m : ms) {
-    const Headline h = build_headline(m);
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    const MachineResults& m = ms[i];
+    const Headline& h = headlines[i];
     if (h.rows.empty()) continue;
     any = true;
     const RunCeilings ceilings(m);
