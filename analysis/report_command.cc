@@ -26,6 +26,7 @@
 #include "analysis/result_table.h"
 #include "analysis/run_ceilings.h"
 #include "analysis/staged_output.h"
+#include "analysis/targets_csv.h"
 #include "analysis/text_table.h"
 
 #ifndef KVBENCH_SOURCE_MODELS_DIR
@@ -617,7 +618,8 @@ std::string targets_across_machines(const std::vector<MachineResults>& ms,
   return t.markdown() + "\n" + legend + ".\n";
 }
 
-void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms) {
+void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms,
+                        const std::vector<EfficiencyTargets>& all_targets) {
   md << "## Efficiency against targets\n\nOne line per target, kernel, dtype and thread count (GQA: and G), pooling "
         "every shape, context, cache state and run of the median rows: measured = the worst row (its shape and "
         "context in the configuration column), with the best and the number of rows; met only if every row meets "
@@ -652,8 +654,6 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms)
         "(`ceiling_fma` at their thread count) for the flops of kvbench's cost model (the roofline's compute "
         "roof): those are bound by the arithmetic, not by how the kernel uses it. The bound is optimistic: "
         "converting fp16, bf16 and int8 elements to fp32 takes instructions that are not counted as flops.\n\n";
-  std::vector<EfficiencyTargets> all_targets;
-  for (const auto& m : ms) all_targets.push_back(evaluate_targets(m));
   if (ms.size() > 1) {
     if (const std::string across = targets_across_machines(ms, all_targets); !across.empty()) {
       md << "### Across machines\n\nEach machine's worst row over its thread counts and where it ran, then its "
@@ -944,8 +944,10 @@ int report_main(int argc, char** argv) {
     for (std::size_t i = 0; i < o.inputs.size(); ++i) md << (i ? ", " : "") << "`" << o.inputs[i] << "`";
     md << " (" << rows.size() << " rows, " << machines.size() << " machine" << (machines.size() == 1 ? "" : "s")
        << ").\n\n";
+    std::vector<EfficiencyTargets> targets;
+    for (const auto& m : machines) targets.push_back(evaluate_targets(m));
     headline_section(md, machines);
-    efficiency_section(md, machines);
+    efficiency_section(md, machines, targets);
     machines_section(md, machines);
     ceilings_section(md, machines);
     md << "## Figures\n\n";
@@ -980,8 +982,13 @@ int report_main(int argc, char** argv) {
       out << md.str();
       if (!out.good()) throw std::runtime_error("cannot write report.md");
     }
+    {
+      std::ofstream out(staged.path() / "targets.csv");
+      out << targets_csv(machines, targets);
+      if (!out.good()) throw std::runtime_error("cannot write targets.csv");
+    }
     staged.commit();
-    std::cout << "kvbench report: wrote " << (fs::path(o.out) / "report.md").string() << " and "
+    std::cout << "kvbench report: wrote " << (fs::path(o.out) / "report.md").string() << ", targets.csv and "
               << figures.size() << (not_rendered.empty() ? " figures\n" : " figure scripts (not drawn: no gnuplot)\n");
     return kExitOk;
   } catch (...) {

@@ -48,9 +48,16 @@ std::string TextTable::markdown() const {
 }
 
 std::string TextTable::csv() const {
-  auto line = [](const std::vector<std::string>& r) {
+  // RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
+  auto field = [](const std::string& f) {
+    if (f.find_first_of(",\"\r\n") == std::string::npos) return f;
+    std::string q = "\"";
+    for (const char c : f) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  auto line = [&](const std::vector<std::string>& r) {
     std::string s;
-    for (std::size_t c = 0; c < r.size(); ++c) s += (c ? "," : "") + r[c];
+    for (std::size_t c = 0; c < r.size(); ++c) s += (c ? "," : "") + field(r[c]);
     return s + "\n";
   };
   std::string out = line(header_);

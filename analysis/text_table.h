@@ -14,7 +14,7 @@ class TextTable {
 
   std::string console() const;
   std::string markdown() const;
-  std::string csv() const;  // fields must not contain commas (none of ours do)
+  std::string csv() const;  // RFC 4180: fields with commas, quotes or line breaks are quoted
 
  private:
   std::vector<std::string> header_;

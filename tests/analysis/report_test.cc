@@ -5,6 +5,12 @@
 #include <algorithm>
 
 #include <fstream>
+// fccp copies file names with strncpy into a fixed buffer (GCC warns that they may be cut).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-truncation"
+#include <libfccp/csv.h>
+#pragma GCC diagnostic pop
+#include <map>
 #include <sstream>
 
 #include "analysis/machine_results.h"
@@ -293,6 +299,34 @@ TEST(ReportCommand, EfficiencyTargetsAcrossMachinesInOneTable) {
   EXPECT_EQ(single.find("### Across machines"), std::string::npos);
   EXPECT_NE(single.find("| DRAM streaming | decode\\_step | fp32 | 95.0% met | 50.0% **not met** |"), std::string::npos)
       << single.substr(0, 6000);
+}
+
+// DIR/targets.csv: the efficiency lines in full, one row per machine and line, readable by any CSV
+// reader (the fresh append's line name has a comma, so it is quoted).
+TEST(ReportCommand, WritesTheEfficiencyLinesAsCsv) {
+  const fs::path dir = testing::scratch_dir("Report.TargetsCsv");
+  SyntheticMachine a;
+  testing::CsvFields ceiling = target_row(a, "ceiling_read", "", 8, 2e6, 200e6, "DRAM");  // 100 GB/s
+  testing::CsvFields decode = target_row(a, "decode_step", "fp32", 8, 2e6 / 0.95, 200e6, "DRAM");  // 95%
+  testing::CsvFields append = target_row(a, "append", "bf16", 8, 120, 1e3, "DRAM", true);
+  testing::CsvFields memcpy_row = target_row(a, "append_memcpy", "bf16", 8, 100, 1e3, "DRAM", true);
+  append["cache_state"] = memcpy_row["cache_state"] = "fresh";
+  testing::write_text(dir / "in.csv", testing::to_csv({ceiling, decode, append, memcpy_row}));
+  ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "in.csv").string(), "--out", (dir / "out").string()}), 0);
+
+  io::CSVReader<9, io::trim_chars<>, io::double_quote_escape<',', '"'>> in((dir / "out" / "targets.csv").string());
+  in.read_header(io::ignore_extra_column, "machine", "target", "benchmark", "dtype", "threads", "worst", "threshold",
+                 "direction", "verdict");
+  std::map<std::string, std::vector<std::string>> lines;  // target|benchmark -> the other fields
+  std::string machine, target, benchmark, dtype, threads, worst, threshold, direction, verdict;
+  while (in.read_row(machine, target, benchmark, dtype, threads, worst, threshold, direction, verdict)) {
+    lines[target + "|" + benchmark] = {machine, dtype, threads, worst, threshold, direction, verdict};
+  }
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines["dram_streaming|decode_step"],
+            (std::vector<std::string>{"cpu0", "fp32", "2", "95", "90", "at_least", "met"}));
+  EXPECT_EQ(lines["append|append (fresh, DRAM)"],
+            (std::vector<std::string>{"cpu0", "bf16", "2", "1.2", "1.25", "at_most", "met"}));
 }
 
 // A GQA pair whose G row's flops at the measured FMA peak already take more than 1.10x its G = 1
