@@ -213,6 +213,13 @@ std::string headline_where(const std::string& name, const HeadlinePoint& p) {
          md_escape(fs::path(p.row->file).filename().string());
 }
 
+// "cpu0: <label>; cpu1: <label>.": what the machine columns of the side-by-side tables name.
+std::string machine_legend(const std::vector<MachineResults>& ms) {
+  std::string legend;
+  for (const MachineResults& m : ms) legend += (legend.empty() ? "" : "; ") + m.id + ": " + md_escape(m.label);
+  return legend + ".\n";
+}
+
 // The machines' headlines side by side: a row per dtype and regime, a column per machine, each cell
 // GB/s and % of the row's own ceiling (and the thread count where it is the machine's most). A
 // cell whose row carries notes is marked; the machine's own table below prints them.
@@ -266,13 +273,11 @@ std::string headline_across_machines(const std::vector<MachineResults>& ms, cons
       t.add_row(row);
     }
   }
-  std::string legend;
-  for (const MachineResults& m : ms) legend += (legend.empty() ? "" : "; ") + m.id + ": " + md_escape(m.label);
   return t.markdown() + "\n" +
          (marked ? "(notes): the row ran with its ceiling moving, its cores slow or its workers waiting at the "
                    "barriers; the machine's table below says which.\n\n"
                  : "") +
-         legend + ".\n";
+         machine_legend(ms);
 }
 
 void headline_section(std::ostream& md, const std::vector<MachineResults>& ms) {
@@ -551,7 +556,6 @@ std::string targets_across_machines(const std::vector<MachineResults>& ms,
   };
   std::vector<std::string> order;
   std::map<std::string, std::vector<std::string>> keys;              // row key -> target, kernel, dtype
-  std::map<std::string, TargetKind> kinds;                            // row key -> its target
   std::map<std::string, const TargetLine*> first;                     // row key -> a line of it
   std::map<std::string, std::map<std::size_t, std::vector<Point>>> points;  // row key -> machine -> lines
   for (std::size_t i = 0; i < ms.size(); ++i) {
@@ -562,7 +566,6 @@ std::string targets_across_machines(const std::vector<MachineResults>& ms,
       const std::string key = target_name(l.kind) + "|" + kernel + "|" + l.dtypes[0];
       if (!keys.count(key)) {
         keys[key] = {target_name(l.kind), kernel, md_escape(l.dtypes[0])};
-        kinds[key] = l.kind;
         first[key] = &l;
         order.push_back(key);
       }
@@ -576,7 +579,7 @@ std::string targets_across_machines(const std::vector<MachineResults>& ms,
   for (const MachineResults& m : ms) header.push_back(m.id);
   TextTable t(header);
   for (const std::string& key : order) {
-    const TargetKind kind = kinds[key];
+    const TargetKind kind = first[key]->kind;
     const TargetThreshold threshold = target_threshold(kind);
     std::vector<std::string> row = keys[key];
     for (std::size_t i = 0; i < ms.size(); ++i) {
@@ -604,18 +607,18 @@ std::string targets_across_machines(const std::vector<MachineResults>& ms,
         cell += ": " + verdict_word(Verdict::kNotMet);
       } else if (!met.empty() || !unsettled.empty() || !missed.empty()) {
         std::string parts;
-        if (!met.empty()) parts += "met at " + thread_list(met);
-        if (!unsettled.empty()) parts += (parts.empty() ? "" : "; ") + verdict_word(Verdict::kUnsettled) + " at " + thread_list(unsettled);
-        if (!missed.empty()) parts += (parts.empty() ? "" : "; ") + verdict_word(Verdict::kNotMet) + " at " + thread_list(missed);
+        for (const auto& [verdict, threads] : {std::pair{Verdict::kMet, &met}, std::pair{Verdict::kUnsettled, &unsettled},
+                                               std::pair{Verdict::kNotMet, &missed}}) {
+          if (threads->empty()) continue;
+          parts += (parts.empty() ? "" : "; ") + verdict_word(verdict) + " at " + thread_list(*threads);
+        }
         cell += ": " + parts;
       }
       row.push_back(cell);
     }
     t.add_row(row);
   }
-  std::string legend;
-  for (const MachineResults& m : ms) legend += (legend.empty() ? "" : "; ") + m.id + ": " + md_escape(m.label);
-  return t.markdown() + "\n" + legend + ".\n";
+  return t.markdown() + "\n" + machine_legend(ms);
 }
 
 void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms,
