@@ -503,23 +503,28 @@ std::string target_verdict(const TargetLine& l) {
   return s;
 }
 
+// An at-a-glance row's first cells (target, kernel with G for GQA, dtype) for a line of one dtype
+// and thread count with a value; empty for lines merged over dtypes or threads (nothing measured),
+// which stay in the full tables only.
+std::vector<std::string> glance_row(const TargetLine& l) {
+  if (l.dtypes.size() != 1 || l.threads.size() != 1 || !l.worst) return {};
+  std::string kernel = md_escape(l.benchmark);
+  if (l.kind == TargetKind::kGqa) kernel += ", G = " + std::to_string(l.group_size);
+  return {target_name(l.kind), kernel, md_escape(l.dtypes[0])};
+}
+
 // The lines at a glance: one row per target, kernel, dtype (GQA: and G), one column per thread
-// count, each cell the line's worst value and its verdict. Lines merged over dtypes or threads
-// (nothing measured) stay in the full table only.
+// count, each cell the line's worst value and its verdict.
 std::string targets_at_a_glance(const std::vector<TargetLine>& lines) {
   std::set<int> thread_counts;
   std::vector<std::string> order;
   std::map<std::string, std::vector<std::string>> keys;     // row key -> target, kernel, dtype
   std::map<std::string, std::map<int, std::string>> cells;  // row key -> threads -> cell
   for (const TargetLine& l : lines) {
-    if (l.dtypes.size() != 1 || l.threads.size() != 1 || !l.worst) continue;
-    std::string kernel = md_escape(l.benchmark);
-    if (l.kind == TargetKind::kGqa) kernel += ", G = " + std::to_string(l.group_size);
-    const std::string key = target_name(l.kind) + "|" + kernel + "|" + l.dtypes[0];
-    if (!keys.count(key)) {
-      keys[key] = {target_name(l.kind), kernel, md_escape(l.dtypes[0])};
-      order.push_back(key);
-    }
+    const std::vector<std::string> cells_before = glance_row(l);
+    if (cells_before.empty()) continue;
+    const std::string key = cells_before[0] + "|" + cells_before[1] + "|" + cells_before[2];
+    if (keys.emplace(key, cells_before).second) order.push_back(key);
     cells[key][l.threads[0]] = measured_value(l.kind, *l.worst) +
                                (l.verdict == Verdict::kInformational ? "" : " " + verdict_word(l.verdict));
     thread_counts.insert(l.threads[0]);
@@ -560,12 +565,10 @@ std::string targets_across_machines(const std::vector<MachineResults>& ms,
   std::map<std::string, std::map<std::size_t, std::vector<Point>>> points;  // row key -> machine -> lines
   for (std::size_t i = 0; i < ms.size(); ++i) {
     for (const TargetLine& l : targets[i].lines) {
-      if (l.dtypes.size() != 1 || l.threads.size() != 1 || !l.worst) continue;
-      std::string kernel = md_escape(l.benchmark);
-      if (l.kind == TargetKind::kGqa) kernel += ", G = " + std::to_string(l.group_size);
-      const std::string key = target_name(l.kind) + "|" + kernel + "|" + l.dtypes[0];
-      if (!keys.count(key)) {
-        keys[key] = {target_name(l.kind), kernel, md_escape(l.dtypes[0])};
+      const std::vector<std::string> cells_before = glance_row(l);
+      if (cells_before.empty()) continue;
+      const std::string key = cells_before[0] + "|" + cells_before[1] + "|" + cells_before[2];
+      if (keys.emplace(key, cells_before).second) {
         first[key] = &l;
         order.push_back(key);
       }
