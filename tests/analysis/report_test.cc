@@ -112,11 +112,16 @@ TEST(ReportCommand, RendersMultiCpuReportEndToEnd) {
   for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().filename().string().find(".report.tmp"), std::string::npos);
 }
 
-TEST(ReportCommand, EfficiencyTargetsFollowTheHeadlineWithOneTablePerMachine) {
-  const fs::path dir = testing::scratch_dir("Report.EfficiencyTargets");
+// report.md of write_multi_cpu_csv's two CPUs, written under scratch directory `name`.
+std::string multi_cpu_report(const std::string& name) {
+  const fs::path dir = testing::scratch_dir(name);
   const fs::path csv = write_multi_cpu_csv(dir);
-  ASSERT_EQ(testing::run_command(report_main, {"report", csv.string(), "--out", (dir / "out").string()}), 0);
-  const std::string md = read(dir / "out" / "report.md");
+  EXPECT_EQ(testing::run_command(report_main, {"report", csv.string(), "--out", (dir / "out").string()}), 0);
+  return read(dir / "out" / "report.md");
+}
+
+TEST(ReportCommand, EfficiencyTargetsFollowTheHeadlineWithOneTablePerMachine) {
+  const std::string md = multi_cpu_report("Report.EfficiencyTargets");
   const auto begin = md.find("## Efficiency against targets");
   const auto end = md.find("## Machines");
   ASSERT_NE(begin, std::string::npos) << md;
@@ -227,10 +232,7 @@ TEST(ReportCommand, EfficiencyTargetsRenderGqaAppendAndPrefillLines) {
 // Several machines: their headline cells side by side before the machines' own tables; one
 // machine: its own table only.
 TEST(ReportCommand, HeadlinesAcrossMachinesSideBySide) {
-  const fs::path dir = testing::scratch_dir("Report.HeadlineAcrossMachines");
-  const fs::path csv = write_multi_cpu_csv(dir);
-  ASSERT_EQ(testing::run_command(report_main, {"report", csv.string(), "--out", (dir / "out").string()}), 0);
-  const std::string md = read(dir / "out" / "report.md");
+  const std::string md = multi_cpu_report("Report.HeadlineAcrossMachines");
   const auto headline = md.find("## Headline");
   const auto across = md.find("### Across machines", headline);
   ASSERT_NE(across, std::string::npos) << md.substr(0, 4000);
@@ -249,8 +251,8 @@ TEST(ReportCommand, HeadlinesAcrossMachinesSideBySide) {
   EXPECT_NE(md.substr(most, md.find('\n', most) - most).find(" GB/s at 2T, "), std::string::npos);
   EXPECT_NE(md.find("cpu0: Synthetic CPU A (hosta); cpu1: Synthetic CPU B (hostb)."), std::string::npos);
 
-  SyntheticMachine a;
-  testing::write_text(dir / "one.csv", testing::to_csv(testing::synthetic_run(a)));
+  const fs::path dir = testing::scratch_dir("Report.HeadlineOneMachine");
+  testing::write_text(dir / "one.csv", testing::to_csv(testing::synthetic_run(SyntheticMachine{})));
   ASSERT_EQ(testing::run_command(report_main, {"report", (dir / "one.csv").string(), "--out", (dir / "one").string()}), 0);
   EXPECT_EQ(read(dir / "one" / "report.md").find("### Across machines"), std::string::npos);
 }
