@@ -96,11 +96,6 @@ std::string md_escape(std::string s) {
   return out;
 }
 
-std::string shape_of(const ResultRow& r) {
-  if (r.str(Col::layers).empty()) return "";
-  return r.str(Col::layers) + "L " + r.str(Col::q_heads) + "q/" + r.str(Col::kv_heads) + "kv d" + r.str(Col::head_dim);
-}
-
 std::optional<double> pct_of_roof(const MachineResults& m, const ResultRow& r) {
   const auto g = attained_gbps(r);
   const auto roof = m.read_roof(r.str(Col::ws_level), static_cast<int>(r.num_or(Col::threads, 0)));
@@ -208,7 +203,7 @@ std::string headline_pct(const HeadlinePoint& p, const RunCeilings& ceilings) {
 // configuration several times).
 std::string headline_where(const std::string& name, const HeadlinePoint& p) {
   if (!p.row) return "";
-  return name + " " + shape_of(*p.row) + " ctx " + p.row->str(Col::context) +
+  return name + " " + shape_label(*p.row) + " ctx " + p.row->str(Col::context) +
          (p.row->str(Col::cache_state) == "warm" ? "" : " " + p.row->str(Col::cache_state)) + ", " +
          md_escape(fs::path(p.row->file).filename().string());
 }
@@ -386,7 +381,7 @@ std::string comma_list(const std::vector<T>& values) {
 std::string worst_case(const TargetLine& l, const RunCeilings& ceilings) {
   const ResultRow* r = l.worst_row;
   if (!r) return "";
-  std::string s = shape_of(*r) + " ctx " + r->str(Col::context);
+  std::string s = shape_label(*r) + " ctx " + r->str(Col::context);
   if (!r->str(Col::window).empty()) s += " W" + r->str(Col::window);
   if (r->str(Col::layout) != "head_major" && !r->str(Col::layout).empty()) s += " " + md_escape(r->str(Col::layout));
   if (r->str(Col::cache_state) != "warm") s += " " + r->str(Col::cache_state);
@@ -749,7 +744,7 @@ void configurations_section(std::ostream& md, const std::vector<MachineResults>&
     if (!r.str(Col::query_tokens).empty()) add("Tq " + r.str(Col::query_tokens));
     add(r.str(Col::sliding_pattern));
     std::vector<std::string> row = {md_escape(r.str(Col::benchmark)), md_escape(variant), r.str(Col::model), r.str(Col::dtype),
-                                    md_escape(r.str(Col::layout)), shape_of(r), r.str(Col::context),
+                                    md_escape(r.str(Col::layout)), shape_label(r), r.str(Col::context),
                                     r.str(Col::window), r.str(Col::batch), r.str(Col::threads), r.str(Col::cache_state)};
     for (std::size_t i = 0; i < ms.size(); ++i) {
       const ResultRow* c = cells[key][i];
@@ -879,13 +874,13 @@ void peers_section(std::ostream& md, const std::vector<MachineResults>& ms) {
       const std::string peer_name = md_escape(peer.str(Col::benchmark)) + (peer.failed_validation() ? " (INVALID)" : "");
       if (!c.ours) {
         t.add_row({m.id, peer_name, "(no kvbench row of this shape)", peer.str(Col::dtype),
-                   shape_of(peer), peer.str(Col::context), peer.str(Col::threads), "", gp, "", ns_peer, ""});
+                   shape_label(peer), peer.str(Col::context), peer.str(Col::threads), "", gp, "", ns_peer, ""});
         continue;
       }
       const ResultRow& ours = *c.ours;
       const std::optional<double> speed = c.valid_speed();
       t.add_row({m.id, peer_name, md_escape(ours.str(Col::benchmark)) +
-                 (ours.failed_validation() ? " (INVALID)" : ""), peer.str(Col::dtype), shape_of(peer),
+                 (ours.failed_validation() ? " (INVALID)" : ""), peer.str(Col::dtype), shape_label(peer),
                  peer.str(Col::context), peer.str(Col::threads), c.kvbench_gbps ? format_number(*c.kvbench_gbps, 4) : "",
                  gp, format_number(ours.num_or(Col::ns_per_step, NAN), 4), ns_peer,
                  speed ? format_number(*speed, 3) + "x" : ""});

@@ -141,6 +141,12 @@ std::vector<ResultRow> load_results(const std::vector<std::string>& paths) {
   return all;
 }
 
+std::string shape_label(const ResultRow& row) {
+  if (row.str(Col::layers).empty()) return "";
+  return row.str(Col::layers) + "L " + row.str(Col::q_heads) + "q/" + row.str(Col::kv_heads) + "kv d" +
+         row.str(Col::head_dim);
+}
+
 std::string join_columns(const ResultRow& row, const std::vector<Col>& columns,
                          std::string_view separator) {
   std::string out;

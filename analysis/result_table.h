@@ -89,6 +89,9 @@ std::vector<ResultRow> load_results(const std::string& path);
 // Loads several CSVs into one table (each row remembers its file and line).
 std::vector<ResultRow> load_results(const std::vector<std::string>& paths);
 
+// The row's KV shape as reports print it, "28L 16q/8kv d128"; empty for rows without one (ceilings).
+std::string shape_label(const ResultRow& row);
+
 // "benchmark=decode_step model=qwen3-0.6b ..." style key over the given columns.
 std::string join_columns(const ResultRow& row, const std::vector<Col>& columns,
                          std::string_view separator = " ");

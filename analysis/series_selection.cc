@@ -23,10 +23,6 @@ int cache_state_rank(const std::string& state) {
   return 2;
 }
 
-std::string shape_label(const ResultRow& r) {
-  return r.str(Col::layers) + "L " + r.str(Col::q_heads) + "q/" + r.str(Col::kv_heads) + "kv d" + r.str(Col::head_dim);
-}
-
 // Rows grouped by `key`, each group ordered by `x` with one row per x value (the median GB/s).
 struct Grouping {
   std::function<bool(const ResultRow&)> include;

@@ -62,16 +62,12 @@ std::string targets_csv(const std::vector<MachineResults>& ms, const std::vector
     for (const TargetLine& l : targets[i].lines) {
       const TargetThreshold threshold = target_threshold(l.kind);
       const ResultRow* w = l.worst_row;
-      std::string shape;
-      if (w && !w->str(Col::layers).empty()) {
-        shape = w->str(Col::layers) + "L " + w->str(Col::q_heads) + "q/" + w->str(Col::kv_heads) + "kv d" +
-                w->str(Col::head_dim);
-      }
       t.add_row({m.id, m.cpu_model, m.cpu_signature, m.host, target_key(l.kind), l.benchmark, joined(l.dtypes),
                  joined(l.threads), l.kind == TargetKind::kGqa ? std::to_string(l.group_size) : "",
                  std::to_string(l.measured), std::to_string(l.met), value(l.worst), value(l.best),
                  value(threshold.value), threshold.value ? (threshold.at_least ? "at_least" : "at_most") : "",
-                 verdict_key(l.verdict), shape, w ? w->str(Col::context) : "", w ? w->str(Col::cache_state) : "",
+                 verdict_key(l.verdict), w ? shape_label(*w) : "", w ? w->str(Col::context) : "",
+                 w ? w->str(Col::cache_state) : "",
                  w ? w->str(Col::run_id) : ""});
     }
   }
