@@ -50,6 +50,21 @@ TEST(LlcProbe, KneeOfTheZen5GuestIsAboutTwentyMiB) {
   EXPECT_LT(e.knee_bytes, 23 * kMiB);
 }
 
+// The same kind of guest on 2026-12-02 (kvbench topo): one read at 5.7 MiB slowed below
+// halfway by a neighbour, the reads either side at the plateau. The knee is where reads fall and
+// stay fallen, 16-22.6 MiB as in the probe right after it, not the dip (which gave 4 MiB).
+TEST(LlcProbe, AOneReadDipInsideTheCacheIsNotTheKnee) {
+  const std::vector<ReadPoint> curve = {{2 * kMiB, 104.2},  {3 * kMiB, 104.1},   {4 * kMiB, 103.5},
+                                        {6 * kMiB, 55.6},   {8 * kMiB, 101.9},   {11 * kMiB, 99.1},
+                                        {16 * kMiB, 88.0},  {23 * kMiB, 56.6},   {32 * kMiB, 60.3},
+                                        {45 * kMiB, 55.0},  {64 * kMiB, 46.3},   {91 * kMiB, 40.8},
+                                        {128 * kMiB, 36.7}, {181 * kMiB, 34.6},  {256 * kMiB, 34.5}};
+  const LlcEstimate e = estimate_llc(curve);
+  EXPECT_GT(e.knee_bytes, 16 * kMiB);
+  EXPECT_LT(e.knee_bytes, 23 * kMiB);
+  EXPECT_EQ(llc_size_of_knee(e.knee_bytes), 16 * kMiB);
+}
+
 TEST(LlcProbe, AFlatCurveHasNoKnee) {
   std::vector<ReadPoint> flat;
   for (std::int64_t s = 2 * kMiB; s <= 1024 * kMiB; s *= 2) flat.push_back({s, 40.0 + (s % 3)});
