@@ -11,7 +11,8 @@ namespace kvb {
 namespace {
 
 int kind_rank(const std::string& benchmark) {
-  return rank_in(benchmark, {"ceiling_read", "ceiling_write", "ceiling_write_nt", "ceiling_copy", "ceiling_fma"});
+  return rank_in(benchmark,
+                 {"ceiling_read", "ceiling_write", "ceiling_write_nt", "ceiling_copy", "ceiling_fma", "ceiling_barrier"});
 }
 
 int level_rank(const std::string& level) { return rank_in(level, {"L1", "L2", "L3", "DRAM"}); }
@@ -26,18 +27,19 @@ CeilingPivot pivot_ceilings(const MachineResults& m) {
     if (!r.is_ceiling() || !r.num(Col::threads)) continue;
     const int t = static_cast<int>(*r.num(Col::threads));
     const std::string& bench = r.str(Col::benchmark);
-    const std::string level = bench == "ceiling_fma" ? "" : r.str(Col::ws_level);
-    const auto v = bench == "ceiling_fma" ? m.fma_peak(t) : attained_gbps(r);
+    const bool time = bench == "ceiling_barrier";
+    const std::string level = bench == "ceiling_fma" || time ? "" : r.str(Col::ws_level);
+    const auto v = bench == "ceiling_fma" ? m.fma_peak(t) : time ? r.num(Col::ns_per_step) : attained_gbps(r);
     if (!v) continue;
     threads.insert(t);
     auto& runs = best[{kind_rank(bench), bench, level_rank(level), level}][t];
     const std::string run = bench == "ceiling_fma" ? "" : r.str(Col::run_id);  // fma_peak is per machine
-    if (!runs.count(run) || *v > runs[run]) runs[run] = *v;
+    if (!runs.count(run) || (time ? *v < runs[run] : *v > runs[run])) runs[run] = *v;
   }
   CeilingPivot p;
   p.threads.assign(threads.begin(), threads.end());
   for (const auto& [key, by_threads] : best) {
-    CeilingPivot::Row row{std::get<1>(key), std::get<3>(key), {}, {}, {}};
+    CeilingPivot::Row row{std::get<1>(key), std::get<3>(key), {}, std::get<1>(key) == "ceiling_barrier", {}, {}};
     for (int t : p.threads) {
       auto it = by_threads.find(t);
       if (it == by_threads.end()) {
@@ -53,8 +55,8 @@ CeilingPivot pivot_ceilings(const MachineResults& m) {
         lo = first ? v : std::min(lo, v);
         first = false;
       }
-      row.values.push_back(hi);
-      row.lowest_run.push_back(lo);
+      row.values.push_back(row.lower_is_better ? lo : hi);
+      row.lowest_run.push_back(row.lower_is_better ? hi : lo);
       row.runs.push_back(static_cast<int>(it->second.size()));
     }
     p.rows.push_back(std::move(row));

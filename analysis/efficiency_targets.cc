@@ -23,6 +23,7 @@ struct Sample {
   std::string benchmark;        // the line's benchmark; empty: the row's
   std::optional<double> fastest;  // DRAM/LLC: the value for the fastest repetition
   std::optional<double> peak_bound;  // DRAM/LLC/GQA: the value at the FP32 FMA peak (TargetLine)
+  std::optional<double> barrier_bound;  // DRAM/LLC: the value at the ceiling plus the barriers (TargetLine)
 };
 
 Sample sample(TargetKind kind, const ResultRow* row, const ResultRow* partner, std::optional<double> value,
@@ -83,6 +84,17 @@ std::optional<double> percent_at_peak(const MachineResults& m, const ResultRow& 
   return *pct * *ns / *floor;
 }
 
+// A bandwidth percentage if the row's bytes took what they take at its ceiling (ns x pct / 100)
+// plus one crossing of its run's measured barrier per layer.
+std::optional<double> percent_with_barriers(const RunCeilings& ceilings, const ResultRow& r,
+                                            std::optional<double> pct) {
+  const auto crossing = ceilings.barrier_ns(r);
+  const auto ns = r.num(Col::ns_per_step), layers = r.num(Col::layers);
+  if (!pct || !crossing || !ns || !layers || !(*layers > 0)) return std::nullopt;
+  const double at_ceiling = *ns * *pct / 100;
+  return 100 * at_ceiling / (at_ceiling + *layers * *crossing);
+}
+
 std::optional<double> time_ratio(const ResultRow& num, const ResultRow& den) {
   const auto a = num.num(Col::ns_per_step), b = den.num(Col::ns_per_step);
   if (!a || !b || !(*b > 0)) return std::nullopt;
@@ -113,6 +125,7 @@ void bandwidth_targets(const MachineResults& m, const RunCeilings& ceilings, std
                               "a DRAM ceiling_read of its run at its thread count"));
         out->back().fastest = percent(m.fastest_gbps(i), ceilings.read_gbps(r, "DRAM"));
         out->back().peak_bound = percent_at_peak(m, r, out->back().value);
+        out->back().barrier_bound = percent_with_barriers(ceilings, r, out->back().value);
       }
     }
     if ((bench == "decode_step" || bench == "attention") && r.str(Col::ws_level) == llc) {
@@ -120,6 +133,7 @@ void bandwidth_targets(const MachineResults& m, const RunCeilings& ceilings, std
                             "an " + llc + " ceiling_read of its run at its thread count"));
       out->back().fastest = percent(m.fastest_gbps(i), ceilings.read_gbps(r, llc));
       out->back().peak_bound = percent_at_peak(m, r, out->back().value);
+      out->back().barrier_bound = percent_with_barriers(ceilings, r, out->back().value);
     }
     // A bulk copy is held to the DRAM copy ceiling where the cache it fills is >= 4x the LLC; a
     // prefill of a few tokens measures call overhead, not bandwidth.
@@ -388,6 +402,10 @@ EfficiencyTargets evaluate_targets(const MachineResults& m) {
       if (!th.met_by(*s.peak_bound)) ++line.beyond_peak;
       if (!line.peak_bound || (th.at_least ? *s.peak_bound < *line.peak_bound : *s.peak_bound > *line.peak_bound))
         line.peak_bound = s.peak_bound;
+    }
+    if (s.barrier_bound) {
+      if (!th.met_by(*s.barrier_bound)) ++line.beyond_barrier;
+      if (!line.barrier_bound || *s.barrier_bound < *line.barrier_bound) line.barrier_bound = s.barrier_bound;
     }
   }
   std::vector<TargetLine> out;

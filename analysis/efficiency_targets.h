@@ -79,6 +79,13 @@ struct TargetLine {
   // takes instructions the cost model does not count as flops.
   std::optional<double> peak_bound;
   int beyond_peak = 0;
+  // DRAM and LLC lines: the value each row would reach if its bytes streamed at its ceiling and
+  // each of its layers added one crossing of its run's ceiling_barrier (the barrier a decode step
+  // ends each layer with, crossed back to back: the least a layer's synchronisation costs at the
+  // row's thread count), the least favourable over the rows, and how many rows that bound keeps
+  // from the threshold: there one barrier per layer, not the kernel, stands in the way.
+  std::optional<double> barrier_bound;
+  int beyond_barrier = 0;
   const ResultRow* worst_row = nullptr;      // the kernel row of the worst value
   const ResultRow* worst_partner = nullptr;  // its G = 1 / append_memcpy / peer row, if any
   std::string missing;       // what the unmeasured rows lack, e.g. "ceiling_copy in the row's run"

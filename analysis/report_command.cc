@@ -149,27 +149,42 @@ void machines_section(std::ostream& md, const std::vector<MachineResults>& ms) {
 constexpr double kDriftShown = 0.9;
 
 void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
+  std::vector<CeilingPivot> pivots;
+  bool barrier = false;
+  for (const auto& m : ms) {
+    pivots.push_back(pivot_ceilings(m));
+    for (const auto& row : pivots.back().rows) barrier = barrier || row.lower_is_better;
+  }
   md << "## Measured ceilings\n\nBest median over the buffer sizes of each level and over the runs, per thread "
         "count. GB/s (decimal) for bandwidth ceilings, GFLOP/s for `ceiling_fma`. Where the machine's runs "
         "differ by more than 10%, the cell also gives the lowest run's best and the number of runs: "
-        "percentages elsewhere use each row's own run.\n\n";
+        "percentages elsewhere use each row's own run.";
+  if (barrier) {
+    md << " `ceiling_barrier` is the time of one crossing of the barrier a decode step ends each layer with, "
+          "all workers crossing back to back: the least ns over the runs, and the slowest run where they "
+          "differ by more than 10%.";
+  }
+  md << "\n\n";
   bool any = false;
-  for (const auto& m : ms) {
-    const CeilingPivot p = pivot_ceilings(m);
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    const auto& m = ms[i];
+    const CeilingPivot& p = pivots[i];
     if (p.rows.empty()) continue;
     any = true;
     std::vector<std::string> header = {"ceiling", "level", "unit"};
     for (int t : p.threads) header.push_back(std::to_string(t) + (t == 1 ? " thread" : " threads"));
     TextTable t(header);
     for (const auto& row : p.rows) {
-      std::vector<std::string> cells = {md_escape(row.benchmark), row.level.empty() ? "-" : row.level,
-                                        row.benchmark == "ceiling_fma" ? "GFLOP/s" : "GB/s"};
+      std::vector<std::string> cells = {
+          md_escape(row.benchmark), row.level.empty() ? "-" : row.level,
+          row.benchmark == "ceiling_fma" ? "GFLOP/s" : row.lower_is_better ? "ns per crossing" : "GB/s"};
       for (std::size_t i = 0; i < row.values.size(); ++i) {
         const auto& v = row.values[i];
         const auto& low = row.lowest_run[i];
         std::string cell = v ? format_number(*v, 4) : "";
-        if (v && low && row.runs[i] > 1 && *low < kDriftShown * *v) {
-          cell += " (lowest run " + format_number(*low, 4) + ", " + std::to_string(row.runs[i]) + " runs)";
+        if (v && low && row.runs[i] > 1 && (row.lower_is_better ? kDriftShown * *low > *v : *low < kDriftShown * *v)) {
+          cell += std::string(row.lower_is_better ? " (slowest run " : " (lowest run ") + format_number(*low, 4) +
+                  ", " + std::to_string(row.runs[i]) + " runs)";
         }
         cells.push_back(cell);
       }
@@ -491,6 +506,11 @@ std::string target_verdict(const TargetLine& l) {
          (l.measured == 1 ? "" : "s") + " out of reach even at the FP32 FMA peak (there the least favourable " +
          "would be at " + target_value(l.kind, *l.peak_bound) + ")";
   }
+  if (l.beyond_barrier > 0 && l.barrier_bound) {
+    s += "; " + std::to_string(l.beyond_barrier) + " of " + std::to_string(l.measured) + " row" +
+         (l.measured == 1 ? "" : "s") + " out of reach with one barrier crossing per layer (there the least " +
+         "favourable would be at " + target_value(l.kind, *l.barrier_bound) + ")";
+  }
   if (l.unmeasured > 0) {
     s += (l.verdict == Verdict::kNotMeasured ? ": " : "; ") + std::to_string(l.unmeasured) + " row" +
          (l.unmeasured == 1 ? "" : "s") + " without " + md_escape(l.missing);
@@ -654,7 +674,18 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms,
         "count the rows that would miss the threshold even if they ran at the machine's FP32 FMA peak "
         "(`ceiling_fma` at their thread count) for the flops of kvbench's cost model (the roofline's compute "
         "roof): those are bound by the arithmetic, not by how the kernel uses it. The bound is optimistic: "
-        "converting fp16, bf16 and int8 elements to fp32 takes instructions that are not counted as flops.\n\n";
+        "converting fp16, bf16 and int8 elements to fp32 takes instructions that are not counted as flops.";
+  const auto with_barrier_bound = [](const EfficiencyTargets& t) {
+    return std::any_of(t.lines.begin(), t.lines.end(), [](const TargetLine& l) { return l.barrier_bound.has_value(); });
+  };
+  if (std::any_of(all_targets.begin(), all_targets.end(), with_barrier_bound)) {
+    md << " DRAM and LLC lines also count the rows that would miss the threshold even if their bytes streamed "
+          "at their ceiling and each of their layers added one crossing of the run's `ceiling_barrier` at their "
+          "thread count (the barrier a decode step ends each layer with, crossed back to back: the least a "
+          "layer's synchronisation costs): there one barrier per layer, not the kernel, stands in the way. "
+          "That bound is optimistic too: workers that arrive apart wait longer.";
+  }
+  md << "\n\n";
   if (ms.size() > 1) {
     if (const std::string across = targets_across_machines(ms, all_targets); !across.empty()) {
       md << "### Across machines\n\nEach machine's worst row over its thread counts and where it ran, then its "

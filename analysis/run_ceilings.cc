@@ -26,6 +26,13 @@ RunCeilings::RunCeilings(const MachineResults& m) {
       }
       continue;
     }
+    if (r.str(Col::benchmark) == "ceiling_barrier") {
+      if (const auto ns = r.num(Col::ns_per_step); ns && *ns > 0) {
+        auto [it, inserted] = barrier_.emplace(group(r), *ns);
+        if (!inserted) it->second = std::min(it->second, *ns);
+      }
+      continue;
+    }
     const auto g = attained_gbps(r);
     if (!g || !(*g > 0)) continue;
     auto [it, inserted] = best_.emplace(key(r.str(Col::benchmark), r, r.str(Col::ws_level)), *g);
@@ -57,6 +64,12 @@ std::optional<double> RunCeilings::copy_gbps(const ResultRow& row, const std::st
 std::optional<double> RunCeilings::fma_gflops(const ResultRow& row) const {
   const auto it = fma_.find(group(row));
   if (it == fma_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<double> RunCeilings::barrier_ns(const ResultRow& row) const {
+  const auto it = barrier_.find(group(row));
+  if (it == barrier_.end()) return std::nullopt;
   return it->second;
 }
 

@@ -27,6 +27,9 @@ class RunCeilings {
   // Best GFLOP/s of ceiling_fma in `row`'s run at its thread count and pinning; nullopt when not
   // measured.
   std::optional<double> fma_gflops(const ResultRow& row) const;
+  // Least ns per crossing of ceiling_barrier (the per-layer barrier crossed back to back) in
+  // `row`'s run at its thread count and pinning; nullopt when not measured (files before it).
+  std::optional<double> barrier_ns(const ResultRow& row) const;
   // A `--ceiling-bracket` row's core bracket (core_before_gflops, core_after_gflops): its slower
   // end as a fraction of the fastest the same workers were seen to run FMAs in its run (the
   // start-of-run ceiling_fma or either end); nullopt for rows without a core bracket.
@@ -39,6 +42,7 @@ class RunCeilings {
  private:
   std::map<std::string, double> best_;  // ceiling|run_id|threads|pin|level -> GB/s
   std::map<std::string, double> fma_;   // run_id|threads|pin -> GFLOP/s
+  std::map<std::string, double> barrier_;  // run_id|threads|pin -> ns per crossing
 };
 
 // A `kvbench run --ceiling-bracket` row's ceiling_after_gbps / ceiling_before_gbps - 1: how far

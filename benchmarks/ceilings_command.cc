@@ -46,6 +46,11 @@ int ceilings_main(const std::vector<std::string>& args) {
     ThreadPool pool(*topo, threads, parse_pin_policy(vm["pin"].as<std::string>()));
     std::printf("%-18s %6s %14s %10s %10s\n", "ceiling", "level", "bytes", "GB/s", "GFLOP/s");
     for (const CeilingResult& r : measure_all_ceilings(pool, *topo, opt)) {
+      if (r.kind == CeilingKind::kBarrier) {
+        std::printf("%-18s %6s %14s %10s %10s %.1f ns per crossing\n", ceiling_benchmark_name(r.kind), "-", "-", "-",
+                    "-", r.ns_per_sweep);
+        continue;
+      }
       std::printf("%-18s %6s %14lld %10.2f %10.2f\n", ceiling_benchmark_name(r.kind),
                   r.level.c_str(), static_cast<long long>(r.working_set_bytes), r.gbps, r.gflops);
     }

@@ -645,6 +645,9 @@ void measure_ceilings(const Topology& topo, int threads, const std::string& pin,
     if (keep) (*keep)[ceiling_group_key(threads, pin) + "|" + ws.level] = std::move(buffer);
   }
   if (settings.ceilings == CeilingSet::kAll) results.push_back(measure_fma(pool, opt));
+  // The per-layer barrier's floor, cheap beside the bandwidths: every set that has ceilings has it.
+  std::fprintf(stderr, "ceiling %s (%d threads)\n", ceiling_benchmark_name(CeilingKind::kBarrier), threads);
+  results.push_back(measure_barrier(pool, opt));
   for (const CeilingResult& r : results) {
     if (r.kind == CeilingKind::kRead) {
       (*read_ceiling)[ceiling_group_key(threads, pin) + "|" + r.level] = r.gbps;
@@ -661,7 +664,8 @@ void measure_ceilings(const Topology& topo, int threads, const std::string& pin,
     row.emplace_back("pin", pin);
     row.emplace_back("pu_list", pu_list);
     row.emplace_back("placement", placement_name(placement));
-    row.emplace_back("thp", r.kind == CeilingKind::kFma ? "" : thp_state_name(r.thp));
+    const bool buffered = r.kind != CeilingKind::kFma && r.kind != CeilingKind::kBarrier;
+    row.emplace_back("thp", buffered ? thp_state_name(r.thp) : "");
     row.emplace_back("ws_level", r.level);
     Measurement m;
     m.iterations = r.iterations;
@@ -678,7 +682,7 @@ void measure_ceilings(const Topology& topo, int threads, const std::string& pin,
       ceiling = it->second;
     }
     for (auto& cell : measurement_columns(m, cost, r.working_set_bytes, meta.llc_bytes,
-                                          r.kind == CeilingKind::kFma ? std::nullopt : ceiling)) {
+                                          buffered ? ceiling : std::nullopt)) {
       row.push_back(std::move(cell));
     }
     row.emplace_back("valid", "1");

@@ -10,6 +10,7 @@
 #include "harness/chunk_claims.h"
 #include "harness/error.h"
 #include "harness/thread_pool.h"
+#include "harness/tick_clock.h"
 #include "harness/topology.h"
 
 namespace kvb {
@@ -119,7 +120,8 @@ CeilingResult sweep(ThreadPool& pool, CeilingKind kind, int workers, float* base
         case CeilingKind::kWrite: ceiling_write(src(w), slice, static_cast<float>(it)); break;
         case CeilingKind::kWriteNT: ceiling_write_nt(src(w), slice, static_cast<float>(it)); break;
         case CeilingKind::kCopy: ceiling_copy(src(w), dst(w), slice); break;
-        case CeilingKind::kFma: break;
+        case CeilingKind::kFma:
+        case CeilingKind::kBarrier: break;
       }
     }
     sinks[static_cast<std::size_t>(w) * 16] = acc;  // keeps the reads observable
@@ -148,6 +150,7 @@ const char* ceiling_benchmark_name(CeilingKind k) {
     case CeilingKind::kWriteNT: return "ceiling_write_nt";
     case CeilingKind::kCopy: return "ceiling_copy";
     case CeilingKind::kFma: return "ceiling_fma";
+    case CeilingKind::kBarrier: return "ceiling_barrier";
   }
   return "?";
 }
@@ -183,6 +186,7 @@ std::vector<WorkingSet> ceiling_working_sets(const Topology& topo, const std::ve
 CeilingResult measure_bandwidth(ThreadPool& pool, const Topology& topo, CeilingKind kind, const WorkingSet& ws,
                                 const CeilingOptions& opt) {
   if (kind == CeilingKind::kFma) return measure_fma(pool, opt);
+  if (kind == CeilingKind::kBarrier) return measure_barrier(pool, opt);
   const int T = pool.size();
   // Per-worker slice in floats, page aligned; copy splits it into source and destination.
   const int streams = stream_count(kind);
@@ -226,7 +230,8 @@ std::int64_t CeilingBuffer::region_floats() const noexcept {
 
 CeilingResult measure_bandwidth(ThreadPool& pool, CeilingKind kind, const CeilingBuffer& buffer,
                                 const CeilingOptions& opt) {
-  if (kind == CeilingKind::kFma) throw HarnessError("ceiling_fma needs no buffer: use measure_fma");
+  if (kind == CeilingKind::kFma || kind == CeilingKind::kBarrier)
+    throw HarnessError(std::string(ceiling_benchmark_name(kind)) + " needs no buffer");
   if (buffer.workers() > pool.size())
     throw HarnessError("ceiling buffer of " + std::to_string(buffer.workers()) + " workers on a pool of " +
                        std::to_string(pool.size()));
@@ -291,12 +296,26 @@ CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt, int worke
   return r;
 }
 
+CeilingResult measure_barrier(ThreadPool& pool, const CeilingOptions& opt) {
+  auto body = [&](int, std::int64_t crossings) {
+    for (std::int64_t i = 0; i < crossings; ++i) pool.barrier(ticks());
+  };
+  const auto [ns, crossings] = calibrate_and_time(pool, opt, body);
+  CeilingResult r;
+  r.kind = CeilingKind::kBarrier;
+  r.threads = pool.size();
+  r.iterations = crossings;
+  r.ns_per_sweep = ns;
+  return r;
+}
+
 std::vector<CeilingResult> measure_all_ceilings(ThreadPool& pool, const Topology& topo, const CeilingOptions& opt) {
   std::vector<CeilingResult> out;
   for (const WorkingSet& ws : ceiling_working_sets(topo, pool.bound_pus(), pool.size()))
     for (CeilingKind k : {CeilingKind::kRead, CeilingKind::kWrite, CeilingKind::kWriteNT, CeilingKind::kCopy})
       out.push_back(measure_bandwidth(pool, topo, k, ws, opt));
   out.push_back(measure_fma(pool, opt));
+  out.push_back(measure_barrier(pool, opt));
   return out;
 }
 

@@ -1,6 +1,7 @@
 // Hardware ceilings measured in the same run, with the same pool, pinning and placement as
 // the benchmarks: read, write, non-temporal write and copy bandwidth at working sets sized
-// from hwloc for L1, L2, L3 and DRAM, and peak FP32 FMA throughput.
+// from hwloc for L1, L2, L3 and DRAM, peak FP32 FMA throughput, and the time of one crossing of
+// the barrier the parallel decode ends each layer with.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -13,7 +14,7 @@ namespace kvb {
 class ThreadPool;
 class Topology;
 
-enum class CeilingKind { kRead, kWrite, kWriteNT, kCopy, kFma };
+enum class CeilingKind { kRead, kWrite, kWriteNT, kCopy, kFma, kBarrier };
 const char* ceiling_benchmark_name(CeilingKind k);  // "ceiling_read", ... (CSV `benchmark`)
 
 struct WorkingSet {
@@ -40,7 +41,7 @@ struct CeilingResult {
   std::int64_t working_set_bytes = 0;
   int threads = 0;
   std::int64_t iterations = 0;       // timed sweeps
-  double ns_per_sweep = 0;           // best repetition
+  double ns_per_sweep = 0;           // best repetition (barrier: ns per crossing)
   std::int64_t bytes_read = 0;       // per sweep
   std::int64_t bytes_written = 0;    // per sweep
   std::int64_t flops = 0;            // per sweep (FMA: 2 per lane)
@@ -108,7 +109,14 @@ CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt);
 // The same on the pool's first `workers` workers (the rest idle): `kvbench run --ceiling-bracket`
 // times a short burst of it around each benchmark, on the workers that benchmark runs on.
 CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt, int workers);
-// Every kind at every working-set level, then FMA.
+// The barrier a multi-threaded decode step crosses once per layer (ThreadPool::barrier with an
+// arrival stamp, as harness/parallel_decode calls it), crossed back to back by every worker of
+// the pool with nothing between: ns per crossing, the best repetition. All workers arrive
+// together, so this is the least a layer's synchronisation costs, one round of cache-line
+// transfers between the cores; a step of L layers cannot take less than L crossings on top of
+// its work, however fast its kernel. One worker crosses alone (a few ns).
+CeilingResult measure_barrier(ThreadPool& pool, const CeilingOptions& opt);
+// Every kind at every working-set level, then FMA, then the barrier.
 std::vector<CeilingResult> measure_all_ceilings(ThreadPool& pool, const Topology& topo,
                                                 const CeilingOptions& opt);
 

@@ -134,6 +134,9 @@ int main(int argc, char** argv) {
       for (const kvb::CeilingResult& r : kvb::measure_all_ceilings(pool, *topo, opt)) {
         if (r.kind == kvb::CeilingKind::kFma)
           std::printf("%-17s %2d thr  %8.1f GFLOP/s\n", kvb::ceiling_benchmark_name(r.kind), r.threads, r.gflops);
+        else if (r.kind == kvb::CeilingKind::kBarrier)
+          std::printf("%-17s %2d thr  %8.1f ns per crossing\n", kvb::ceiling_benchmark_name(r.kind), r.threads,
+                      r.ns_per_sweep);
         else
           std::printf("%-17s %2d thr  %-4s %12lld B  %8.1f GB/s  THP %s\n", kvb::ceiling_benchmark_name(r.kind),
                       r.threads, r.level.c_str(), static_cast<long long>(r.working_set_bytes), r.gbps,

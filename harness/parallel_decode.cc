@@ -7,9 +7,6 @@
 #include <cstring>
 #include <new>
 #include <utility>
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#endif
 
 #include "harness/chunk_claims.h"
 #include "harness/counters.h"
@@ -17,6 +14,7 @@
 #include "harness/error.h"
 #include "harness/sde_events.h"
 #include "harness/thread_pool.h"
+#include "harness/tick_clock.h"
 #include "kernels/attention.h"
 #include "kernels/cache_write.h"
 #include "kernels/codecs.h"
@@ -26,18 +24,6 @@ namespace kvb {
 namespace {
 
 constexpr std::int64_t kAlignFloats = 16;  // 64-byte alignment of every partial
-
-// Ticks of a constant-rate clock for the barrier-wait share (a ratio, so the unit cancels): the
-// timestamp counter where there is one. Two reads per layer and worker, about 10 ns each on the
-// Zen 4 guest, add about 1% to the shortest steps measured there (Qwen3-0.6B, 2 positions, 2
-// threads: 43 us).
-inline std::uint64_t ticks() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  return __rdtsc();
-#else
-  return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-#endif
-}
 
 struct AlignedFloats {
   float* p = nullptr;

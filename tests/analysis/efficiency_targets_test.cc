@@ -277,6 +277,59 @@ TEST(EfficiencyTargets, RowsTheFmaPeakKeepsFromTheThresholdAreCounted) {
   EXPECT_EQ(find(lines, TargetKind::kLlcResident, "decode_step", "fp16", 1)->verdict, Verdict::kNotMet);
 }
 
+// A DRAM or LLC row is also held to what its bytes at its ceiling plus one crossing of its run's
+// ceiling_barrier per layer allow (28 layers here): rows that bound keeps from the threshold are
+// counted. The crossing is looked up by run and thread count; a run without one gives no bound.
+TEST(EfficiencyTargets, RowsOneBarrierPerLayerKeepsFromTheThresholdAreCounted) {
+  MachineResults m = machine();
+  const auto crossing = [](int threads, double ns, const std::string& run) {
+    return summary_row({{Col::run_id, run},
+                        {Col::benchmark, "ceiling_barrier"},
+                        {Col::threads, std::to_string(threads)},
+                        {Col::aggregate, "none"},
+                        {Col::ns_per_step, std::to_string(ns)},
+                        {Col::bytes_read, "0"},
+                        {Col::bytes_written, "0"},
+                        {Col::valid, "1"}});
+  };
+  // LLC, 2 threads: 1 MB at 50 GB/s (20000 ns), 50% of a 100 GB/s ceiling: 10000 ns at the
+  // ceiling; 28 crossings of 500 ns add 14000: at best 41.67%, out of reach of 70%.
+  ResultRow llc2 = decode_row("decode_step", "fp32", 2, 1024, 1e6, 50, "L3");
+  set(llc2, Col::ceiling_gbps, "100");
+  // LLC, 1 thread: 28 crossings of 5 ns beside 10000 ns: at best 98.62%, room.
+  ResultRow llc1 = decode_row("decode_step", "fp32", 1, 1024, 1e6, 50, "L3");
+  set(llc1, Col::ceiling_gbps, "100");
+  // DRAM, 2 threads, 80% of 100 GB/s: 1e9 bytes take 1e7 ns at the ceiling, 14000 ns of crossings
+  // beside them: at best 99.86%.
+  ResultRow dram = decode_row("decode_step", "fp32", 2, 16384, 4 * kLlc, 80, "DRAM");
+  set(dram, Col::ceiling_gbps, "100");
+  // bf16 in run-b, which measured no crossing: no bound.
+  ResultRow other = decode_row("decode_step", "bf16", 2, 1024, 1e6, 50, "L3", "warm", 28, 8, "run-b");
+  set(other, Col::ceiling_gbps, "100");
+  m.summaries = {llc2, llc1, dram, other, crossing(2, 500, "run-a"), crossing(2, 900, "run-a"),
+                 crossing(1, 5, "run-a")};
+  const auto lines = evaluate_targets(m).lines;
+  const TargetLine* two = find(lines, TargetKind::kLlcResident, "decode_step", "fp32", 2);
+  ASSERT_NE(two, nullptr);
+  EXPECT_EQ(two->beyond_barrier, 1);
+  ASSERT_TRUE(two->barrier_bound.has_value());
+  EXPECT_NEAR(*two->barrier_bound, 100.0 * 10000 / 24000, 1e-9);  // the least of the run's crossings
+  const TargetLine* one = find(lines, TargetKind::kLlcResident, "decode_step", "fp32", 1);
+  ASSERT_NE(one, nullptr);
+  EXPECT_EQ(one->beyond_barrier, 0);
+  EXPECT_NEAR(*one->barrier_bound, 100.0 * 10000 / 10140, 1e-9);
+  const TargetLine* d = find(lines, TargetKind::kDramStreaming, "decode_step", "fp32", 2);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->beyond_barrier, 0);
+  ASSERT_TRUE(d->barrier_bound.has_value());
+  const double dram_ceiling_ns = *dram.num(Col::ns_per_step) * 0.8;
+  EXPECT_NEAR(*d->barrier_bound, 100 * dram_ceiling_ns / (dram_ceiling_ns + 28 * 500), 1e-9);
+  const TargetLine* b = find(lines, TargetKind::kLlcResident, "decode_step", "bf16", 2);
+  ASSERT_NE(b, nullptr);
+  EXPECT_FALSE(b->barrier_bound.has_value());
+  EXPECT_EQ(b->beyond_barrier, 0);
+}
+
 TEST(EfficiencyTargets, BandwidthTargetsLeaveOutGroupsLargerThanTwo) {
   MachineResults m = machine();
   ResultRow g2 = decode_row("decode_step", "fp32", 2, 2048, kLlc / 4, 80, "L3");

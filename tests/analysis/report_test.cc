@@ -360,6 +360,35 @@ std::string report_of(const fs::path& dir, const std::vector<testing::CsvFields>
   return read(dir / "out" / "report.md");
 }
 
+// An LLC row whose bytes at its ceiling plus one measured barrier crossing per layer would still
+// miss 70% says so in its verdict, the ceilings table gives the crossing's time, and both say
+// what it is; a report without a ceiling_barrier row says none of it.
+TEST(ReportCommand, RowsOneBarrierPerLayerKeepsFromTheTargetAreNamed) {
+  const fs::path dir = testing::scratch_dir("Report.BarrierBound");
+  SyntheticMachine a;
+  // 4 layers, 1 MB in 20000 ns: 50 GB/s, 50% of a 100 GB/s L3 ceiling; at the ceiling the bytes
+  // take 10000 ns, and 4 crossings of 2500 ns add 10000: at best 50%, out of reach of 70%.
+  testing::CsvFields llc = target_row(a, "decode_step", "fp32", 8, 20000, 1e6, "L3");
+  testing::CsvFields read = target_row(a, "ceiling_read", "", 8, 1e4, 1e6, "L3");  // 100 GB/s
+  testing::CsvFields barrier = target_row(a, "ceiling_barrier", "", 8, 2500, 0, "");
+  testing::CsvFields slower = barrier;
+  slower["run_id"] = "run-2";
+  slower["ns_per_step"] = "4000";
+  const std::string md = report_of(dir, {llc, read, barrier, slower}, {});
+  const std::string line =
+      "| 50.0% | >= 70.0% | **not met** (1 of 1 rows); 1 of 1 row out of reach with one barrier crossing per "
+      "layer (there the least favourable would be at 50.0%) |";
+  EXPECT_NE(md.find(line), std::string::npos) << line << "\n" << md.substr(0, 6000);
+  EXPECT_NE(md.find("| ceiling\\_barrier | - | ns per crossing | 2500 (slowest run 4000, 2 runs) |"), std::string::npos)
+      << md.substr(md.find("## Measured ceilings"), 2000);
+  EXPECT_NE(md.find("`ceiling_barrier` is the time of one crossing"), std::string::npos);
+  EXPECT_NE(md.find("one crossing of the run's `ceiling_barrier`"), std::string::npos);
+
+  const std::string without = report_of(testing::scratch_dir("Report.NoBarrierBound"), {llc, read}, {});
+  EXPECT_EQ(without.find("barrier crossing per layer"), std::string::npos);
+  EXPECT_EQ(without.find("ceiling_barrier"), std::string::npos);
+}
+
 // A --ceiling-bracket row is judged against its own ceiling_gbps, and a bracket that moved more
 // than 10% is named in the target line and the per-configuration table.
 TEST(ReportCommand, MovedCeilingBracketIsFlagged) {

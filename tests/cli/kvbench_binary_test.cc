@@ -131,13 +131,23 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
   // 2 contexts x 2 dtypes x 5 families (append brings append_memcpy) x (2 repetitions + mean,
   // median, stddev, cv).
   std::map<std::string, int> per_aggregate;
-  int decode_rows = 0, ceiling_rows = 0;
+  int decode_rows = 0, ceiling_rows = 0, barrier_rows = 0;
   std::set<std::string> run_ids;
   for (const auto& row : csv.rows) {
     run_ids.insert(row.at("run_id"));
     EXPECT_EQ(row.at("schema_version"), "1");
     if (row.at("benchmark").rfind("ceiling_", 0) == 0) {
       ++ceiling_rows;
+      // The per-layer barrier's crossing comes with every ceiling set: a time, no bandwidth.
+      if (row.at("benchmark") == "ceiling_barrier") {
+        ++barrier_rows;
+        EXPECT_GT(std::stod(row.at("ns_per_step")), 0);
+        EXPECT_GT(std::stod(row.at("iterations")), 0);
+        EXPECT_EQ(row.at("gbps"), "0");
+        EXPECT_EQ(row.at("ceiling_gbps"), "");
+        EXPECT_EQ(row.at("ws_level"), "");
+        EXPECT_EQ(row.at("threads"), "1");
+      }
       continue;
     }
     ++decode_rows;
@@ -182,6 +192,7 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
   EXPECT_EQ(per_aggregate["none"], 40);
   EXPECT_EQ(per_aggregate["cv"], 20);
   EXPECT_GT(ceiling_rows, 0);
+  EXPECT_EQ(barrier_rows, 1);  // one thread count
 
   // The analysis subcommands read what run wrote (dispatch through the same binary).
   const Result cmp = run("compare smoke.csv smoke.csv");

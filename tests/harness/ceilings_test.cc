@@ -1,6 +1,7 @@
 #include "harness/ceilings.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -170,8 +171,34 @@ TEST(Ceilings, ReusableBufferMeasuresEveryKindOnItsWorkers) {
   EXPECT_EQ(one.working_set_bytes, 1 << 20);
   EXPECT_GT(one.gbps, 0.5);
   EXPECT_THROW(measure_bandwidth(pool, CeilingKind::kFma, first, opt), HarnessError);
+  EXPECT_THROW(measure_bandwidth(pool, CeilingKind::kBarrier, first, opt), HarnessError);
   EXPECT_THROW(CeilingBuffer(pool, *topo, {"L1", 4096}, T, Placement{}), HarnessError);  // < 8 KiB each
   EXPECT_THROW(CeilingBuffer(pool, *topo, {"L1", 1 << 20}, T + 1, Placement{}), HarnessError);
+}
+
+// The barrier ceiling is a time per crossing of the pool's own barrier, with no bytes or flops.
+// Two workers wait for each other's cache line on every crossing; one alone waits for nobody, so
+// its crossing costs a store and a loop over no one, far less than a transfer between cores.
+TEST(Ceilings, BarrierCrossingIsATimeAndTwoWorkersPayForEachOther) {
+  auto topo = Topology::discover();
+  CeilingOptions opt;
+  opt.min_seconds = 0.02;
+  opt.repetitions = 3;
+  ThreadPool alone(*topo, 1, parse_pin_policy("compact"));
+  const CeilingResult one = measure_barrier(alone, opt);
+  EXPECT_EQ(std::string(ceiling_benchmark_name(one.kind)), "ceiling_barrier");
+  EXPECT_EQ(one.threads, 1);
+  EXPECT_GT(one.iterations, 1000);  // 0.02 s of crossings of at most a few microseconds each
+  EXPECT_GT(one.ns_per_sweep, 0.0);
+  EXPECT_EQ(one.bytes_read + one.bytes_written + one.flops, 0);
+  EXPECT_EQ(one.gbps, 0.0);
+  EXPECT_EQ(one.level, "");
+  if (topo->pu_count() < 2) GTEST_SKIP() << "one PU: no second worker to wait for";
+  ThreadPool pair(*topo, 2, parse_pin_policy("compact"));
+  const CeilingResult two = measure_barrier(pair, opt);
+  EXPECT_EQ(two.threads, 2);
+  std::printf("barrier crossing: 1 worker %.1f ns, 2 workers %.1f ns\n", one.ns_per_sweep, two.ns_per_sweep);
+  EXPECT_GT(two.ns_per_sweep, 2 * one.ns_per_sweep);
 }
 
 }  // namespace
