@@ -45,8 +45,6 @@ int benchmark_rank(const std::string& benchmark) { return rank_in(benchmark, {"d
 
 int threads_of(const ResultRow& r) { return static_cast<int>(r.num_or(Col::threads, 0)); }
 
-// The cache level a row's ws_level names when its working set lives in the last-level cache.
-std::string llc_level(const MachineResults& m) { return m.l3_bytes ? "L3" : "L2"; }
 
 std::optional<double> ws_over_llc(const MachineResults& m, const ResultRow& r) {
   const auto ws = r.num(Col::working_set_bytes);
@@ -101,11 +99,6 @@ std::optional<double> time_ratio(const ResultRow& num, const ResultRow& den) {
   return *a / *b;
 }
 
-// More query heads per KV head than the bandwidth targets cover (see kMaxStreamingGroupSize).
-bool beyond_streaming_group(const ResultRow& r) {
-  const auto q = r.num(Col::q_heads), kv = r.num(Col::kv_heads);
-  return q && kv && *kv > 0 && *q > kMaxStreamingGroupSize * *kv;
-}
 
 void bandwidth_targets(const MachineResults& m, const RunCeilings& ceilings, std::vector<Sample>* out,
                        int* left_out) {
@@ -300,6 +293,13 @@ std::vector<TargetLine> merge_unmeasured(std::vector<TargetLine> lines) {
 }
 
 }  // namespace
+
+std::string llc_level(const MachineResults& m) { return m.l3_bytes ? "L3" : "L2"; }
+
+bool beyond_streaming_group(const ResultRow& r) {
+  const auto q = r.num(Col::q_heads), kv = r.num(Col::kv_heads);
+  return q && kv && *kv > 0 && *q > kMaxStreamingGroupSize * *kv;
+}
 
 bool target_row_before(const TargetLine& a, const TargetLine& b) {
   LineKey ka = line_key(a), kb = line_key(b);

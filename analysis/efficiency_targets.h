@@ -26,6 +26,11 @@ inline constexpr int kMaxTargetGroupSize = 8;
 // ceilings (the Qwen3-0.6B shape they are set for has 2); larger groups do G fp32 FMAs per cached
 // element for K and again for V, and their cost is what the GQA target judges.
 inline constexpr int kMaxStreamingGroupSize = 2;
+// More query heads per KV head than that: left to the GQA target.
+bool beyond_streaming_group(const ResultRow& r);
+// The cache level a row's ws_level names when its working set lives in the last-level cache ("L3",
+// or "L2" on machines without an L3).
+std::string llc_level(const MachineResults& m);
 
 // kUnsettled: the verdict rests on rows their own run doubts. Every row meets the threshold, but
 // some only on doubtful evidence (a row above its own read ceiling by more than

@@ -26,6 +26,7 @@
 #include "analysis/result_table.h"
 #include "analysis/run_ceilings.h"
 #include "analysis/staged_output.h"
+#include "analysis/step_breakdown.h"
 #include "analysis/targets_csv.h"
 #include "analysis/text_table.h"
 
@@ -839,6 +840,42 @@ void barrier_pus_section(std::ostream& md, const std::vector<MachineResults>& ms
   md << t.markdown() << "\n";
 }
 
+std::string share_of(double part_ns, double step_ns) { return fixed(100 * part_ns / step_ns, 1) + "%"; }
+
+// Each LLC-sized decode step's time split by what holds it (analysis/step_breakdown.h): only for
+// runs that measured ceiling_barrier.
+void step_breakdown_section(std::ostream& md, const std::vector<MachineResults>& ms) {
+  std::vector<std::pair<const MachineResults*, std::vector<StepBreakdown>>> all;
+  for (const auto& m : ms) {
+    if (auto b = break_down_llc_steps(m); !b.empty()) all.emplace_back(&m, std::move(b));
+  }
+  if (all.empty()) return;
+  md << "## Where the LLC-sized steps' time goes\n\nEach `decode_step` and `attention` row the LLC-resident target "
+        "judges, from runs that measured `ceiling_barrier`, split into four parts, as shares of its step:\n\n"
+        "- **Bytes at the ceiling:** its bytes at the run's LLC read ceiling (the row's % of that ceiling).\n"
+        "- **Crossings:** one crossing of the per-layer barrier per layer (`ceiling_barrier` x layers), the "
+        "least its synchronisation costs.\n"
+        "- **Waiting:** the workers' mean wait at those barriers for the last of them to arrive "
+        "(`barrier_wait_pct`): one worker's part of each layer ends after the others'.\n"
+        "- **Rest:** the kernel's and the schedule's own cost beyond streaming (each call's fixed cost, the "
+        "merges, the append, a worker the host slowed while no other waited for it), also per layer: what "
+        "kernel and partition changes can work on.\n\n"
+        "A negative rest means the row streamed faster than its ceiling.\n\n";
+  for (const auto& [m, list] : all) {
+    TextTable t({"configuration", "step (us)", "bytes at the ceiling", "crossings", "waiting", "rest",
+                 "rest per layer (us)"});
+    for (const StepBreakdown& b : list) {
+      const ResultRow& r = *b.row;
+      t.add_row({md_escape(r.str(Col::benchmark)) + " " + md_escape(r.str(Col::dtype)) + " " + r.str(Col::threads) +
+                     "T; " + shape_label(r) + " ctx " + r.str(Col::context),
+                 fixed(b.step_ns / 1e3, 1), share_of(b.streaming_ns, b.step_ns),
+                 share_of(b.crossings_ns, b.step_ns), b.waiting_ns ? share_of(*b.waiting_ns, b.step_ns) : "-",
+                 share_of(b.rest_ns, b.step_ns), fixed(b.rest_ns / b.layers / 1e3, 2)});
+    }
+    md << "### " << m->id << ": " << md_escape(m->label) << "\n\n" << t.markdown() << "\n";
+  }
+}
+
 void knees_section(std::ostream& md, const std::vector<MachineResults>& ms, double drop) {
   md << "## Knees\n\nA knee is where attained bandwidth drops by at least " << format_percent(drop, 0).substr(1)
      << " between neighbouring working sets of the same series (`--knee-drop`). The knee's working set is the "
@@ -1005,6 +1042,7 @@ int report_main(int argc, char** argv) {
     }
     configurations_section(md, machines);
     barrier_pus_section(md, machines);
+    step_breakdown_section(md, machines);
     knees_section(md, machines, o.knee_drop);
     model_fit_section(md, machines, presets, presets_note);
     peers_section(md, machines);

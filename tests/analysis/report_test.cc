@@ -384,7 +384,14 @@ TEST(ReportCommand, RowsOneBarrierPerLayerKeepsFromTheTargetAreNamed) {
   EXPECT_NE(md.find("`ceiling_barrier` is the time of one crossing"), std::string::npos);
   EXPECT_NE(md.find("one crossing of the run's `ceiling_barrier`"), std::string::npos);
 
+  // The step split by what holds it: 10000 ns of bytes, 10000 of crossings, no wait column (2
+  // threads: unknown), a rest of 0.
+  EXPECT_NE(md.find("## Where the LLC-sized steps' time goes"), std::string::npos);
+  const std::string split = "| decode\\_step fp32 2T; 4L 8q/8kv d128 ctx 4096 | 20.0 | 50.0% | 50.0% | - | 0.0% | 0.00 |";
+  EXPECT_NE(md.find(split), std::string::npos) << split << "\n" << md.substr(md.find("## Where the LLC"), 2000);
+
   const std::string without = report_of(testing::scratch_dir("Report.NoBarrierBound"), {llc, read}, {});
+  EXPECT_EQ(without.find("## Where the LLC-sized steps' time goes"), std::string::npos);
   EXPECT_EQ(without.find("barrier crossing per layer"), std::string::npos);
   EXPECT_EQ(without.find("ceiling_barrier"), std::string::npos);
 }
