@@ -1,6 +1,8 @@
-// kvbench ceilings: read/write/non-temporal-write/copy bandwidth at every cache level and
-// peak FMA, for one thread count and pinning, printed as a table (kvbench run writes them to
-// the CSV as ceiling_* rows).
+// kvbench ceilings: read/write/non-temporal-write/copy bandwidth at every cache level, peak FMA
+// and the per-layer barrier's crossing, for one thread count and pinning, printed as a table
+// (kvbench run writes them to the CSV as ceiling_* rows); or, with --barrier-pairs, that crossing
+// between every two of the pool's PUs.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -20,6 +22,34 @@
 namespace kvb {
 namespace po = boost::program_options;
 
+namespace {
+
+// Rows and columns are PUs; each cell one crossing in ns. Then the spread, which tells PUs that
+// share a cache from those that do not.
+void print_barrier_pairs(const std::vector<unsigned>& pus, const std::vector<std::vector<double>>& ns) {
+  std::printf("ceiling_barrier between two PUs, ns per crossing\n%6s", "PU");
+  for (unsigned pu : pus) std::printf(" %6u", pu);
+  std::printf("\n");
+  std::vector<double> all;
+  for (std::size_t i = 0; i < pus.size(); ++i) {
+    std::printf("%6u", pus[i]);
+    for (std::size_t j = 0; j < pus.size(); ++j) {
+      if (i == j) {
+        std::printf(" %6s", "-");
+        continue;
+      }
+      std::printf(" %6.0f", ns[i][j]);
+      if (j > i) all.push_back(ns[i][j]);
+    }
+    std::printf("\n");
+  }
+  std::sort(all.begin(), all.end());
+  std::printf("pairs %zu: least %.0f ns, median %.0f ns, most %.0f ns\n", all.size(), all.front(),
+              all[all.size() / 2], all.back());
+}
+
+}  // namespace
+
 int ceilings_main(const std::vector<std::string>& args) {
   po::options_description desc("kvbench ceilings: measured hardware ceilings\n\n"
                                "Usage: kvbench ceilings [--threads N|all] [--pin P]");
@@ -31,11 +61,15 @@ int ceilings_main(const std::vector<std::string>& args) {
        "first_touch, bind:<node>, interleave")
       ("min-time", po::value<double>()->default_value(0.2, "0.2"), "seconds per repetition")
       ("llc", po::value<std::string>()->default_value("auto"),
-       "LLC size the L3 and DRAM working sets come from: auto, hwloc, measure or a size (32MiB)");
+       "LLC size the L3 and DRAM working sets come from: auto, hwloc, measure or a size (32MiB)")
+      ("barrier-pairs", po::bool_switch(),
+       "instead: one crossing of the per-layer barrier between every two of the pool's PUs, a matrix "
+       "in ns (3 repetitions of --min-time a pair)");
   po::variables_map vm;
   if (parse_layered_or_help(args, desc, &vm, "custom")) return 0;
   const auto topo = Topology::discover();
-  apply_llc_option(*topo, llc_option(vm["llc"].as<std::string>()));
+  const bool pairs = vm["barrier-pairs"].as<bool>();
+  if (!pairs) apply_llc_option(*topo, llc_option(vm["llc"].as<std::string>()));  // pairs size nothing from it
   const std::string threads_text = vm["threads"].as<std::string>();
   const int threads = threads_text == "all" ? topo->pu_count()
                                             : static_cast<int>(parse_positive(threads_text, "threads"));
@@ -43,7 +77,14 @@ int ceilings_main(const std::vector<std::string>& args) {
   opt.min_seconds = vm["min-time"].as<double>();
   try {
     opt.placement = parse_placement(vm["placement"].as<std::string>());
-    ThreadPool pool(*topo, threads, parse_pin_policy(vm["pin"].as<std::string>()));
+    const PinPolicy pin = parse_pin_policy(vm["pin"].as<std::string>());
+    if (pairs) {
+      const std::vector<unsigned> pus = choose_pus(*topo, threads, pin);
+      if (pus.size() < 2) throw UsageError("--barrier-pairs needs at least two bound PUs (--threads >= 2, --pin not none)");
+      print_barrier_pairs(pus, measure_barrier_pairs(*topo, pus, opt));
+      return 0;
+    }
+    ThreadPool pool(*topo, threads, pin);
     std::printf("%-18s %6s %14s %10s %10s\n", "ceiling", "level", "bytes", "GB/s", "GFLOP/s");
     for (const CeilingResult& r : measure_all_ceilings(pool, *topo, opt)) {
       if (r.kind == CeilingKind::kBarrier) {

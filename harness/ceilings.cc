@@ -9,6 +9,7 @@
 #include "harness/ceiling_kernels.h"
 #include "harness/chunk_claims.h"
 #include "harness/error.h"
+#include "harness/pin_policy.h"
 #include "harness/thread_pool.h"
 #include "harness/tick_clock.h"
 #include "harness/topology.h"
@@ -307,6 +308,22 @@ CeilingResult measure_barrier(ThreadPool& pool, const CeilingOptions& opt) {
   r.iterations = crossings;
   r.ns_per_sweep = ns;
   return r;
+}
+
+std::vector<std::vector<double>> measure_barrier_pairs(const Topology& topo, const std::vector<unsigned>& pus,
+                                                       const CeilingOptions& opt) {
+  if (pus.size() < 2) throw HarnessError("barrier pairs need at least two PUs");
+  std::vector<std::vector<double>> ns(pus.size(), std::vector<double>(pus.size(), 0.0));
+  for (std::size_t i = 0; i < pus.size(); ++i) {
+    for (std::size_t j = i + 1; j < pus.size(); ++j) {
+      PinPolicy pair;
+      pair.kind = PinKind::kExplicit;
+      pair.pus = {pus[i], pus[j]};
+      ThreadPool pool(topo, 2, pair);  // throws for an unknown or repeated PU
+      ns[i][j] = ns[j][i] = measure_barrier(pool, opt).ns_per_sweep;
+    }
+  }
+  return ns;
 }
 
 std::vector<CeilingResult> measure_all_ceilings(ThreadPool& pool, const Topology& topo, const CeilingOptions& opt) {

@@ -116,6 +116,13 @@ CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt, int worke
 // transfers between the cores; a step of L layers cannot take less than L crossings on top of
 // its work, however fast its kernel. One worker crosses alone (a few ns).
 CeilingResult measure_barrier(ThreadPool& pool, const CeilingOptions& opt);
+// The same crossing between every two of `pus` (OS indices), each pair on a pool of its own bound to
+// just those two: result[i][j] = result[j][i] = ns per crossing of pus[i] and pus[j], 0 on the
+// diagonal. Each crossing moves a cache line from one core to the other and back, so the matrix
+// shows which PUs share a cache and how far apart the others are (a core-to-core latency map, as
+// the decode's own barrier sees it). Throws HarnessError for fewer than two or unknown PUs.
+std::vector<std::vector<double>> measure_barrier_pairs(const Topology& topo, const std::vector<unsigned>& pus,
+                                                       const CeilingOptions& opt);
 // Every kind at every working-set level, then FMA, then the barrier.
 std::vector<CeilingResult> measure_all_ceilings(ThreadPool& pool, const Topology& topo,
                                                 const CeilingOptions& opt);

@@ -1013,6 +1013,33 @@ TEST_F(KvbenchBinary, SizeCsvHasExactPresetBytes) {
   EXPECT_EQ(rows[2].substr(rows[2].rfind(',', rows[2].size() - 3)), ",0,1") << rows[2];
 }
 
+// --barrier-pairs prints one crossing for every two PUs, the same both ways, and refuses a pool of
+// fewer than two bound PUs.
+TEST_F(KvbenchBinary, BarrierPairsPrintAMatrixOfCrossings) {
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two PUs";
+  const Result r = run("ceilings --barrier-pairs --threads 2 --min-time 0.01");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("ns per crossing"), std::string::npos) << r.out;
+  std::istringstream lines(r.out);
+  std::string line, header, first, second;
+  std::getline(lines, line);
+  std::getline(lines, header);
+  std::getline(lines, first);
+  std::getline(lines, second);
+  std::istringstream a(first), b(second);
+  std::string pu_a, dash_a, ab, pu_b, ba, dash_b;
+  a >> pu_a >> dash_a >> ab;
+  b >> pu_b >> ba >> dash_b;
+  EXPECT_EQ(dash_a, "-");
+  EXPECT_EQ(dash_b, "-");
+  EXPECT_EQ(ab, ba);
+  EXPECT_GT(std::stod(ab), 0) << r.out;
+  EXPECT_NE(r.out.find("pairs 1: least"), std::string::npos) << r.out;
+  const Result one = run("ceilings --barrier-pairs --threads 1");
+  EXPECT_EQ(one.status, 2);
+  EXPECT_NE(one.err.find("--barrier-pairs needs at least two bound PUs"), std::string::npos) << one.err;
+}
+
 TEST_F(KvbenchBinary, HelpListsCommandsAndOptions) {
   const Result top = run("--help");
   EXPECT_EQ(top.status, 0);

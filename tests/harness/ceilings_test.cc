@@ -199,6 +199,15 @@ TEST(Ceilings, BarrierCrossingIsATimeAndTwoWorkersPayForEachOther) {
   EXPECT_EQ(two.threads, 2);
   std::printf("barrier crossing: 1 worker %.1f ns, 2 workers %.1f ns\n", one.ns_per_sweep, two.ns_per_sweep);
   EXPECT_GT(two.ns_per_sweep, 2 * one.ns_per_sweep);
+  // Pairs: each two PUs on a pool of their own; one PU, or one PU twice, is no pair.
+  const std::vector<unsigned> pus = pair.bound_pus();
+  const auto matrix = measure_barrier_pairs(*topo, pus, opt);
+  ASSERT_EQ(matrix.size(), 2u);
+  EXPECT_EQ(matrix[0][0], 0.0);
+  EXPECT_EQ(matrix[0][1], matrix[1][0]);
+  EXPECT_GT(matrix[0][1], 2 * one.ns_per_sweep);
+  EXPECT_THROW(measure_barrier_pairs(*topo, {pus[0]}, opt), HarnessError);
+  EXPECT_THROW(measure_barrier_pairs(*topo, {pus[0], pus[0]}, opt), HarnessError);
 }
 
 }  // namespace
