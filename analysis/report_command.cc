@@ -862,15 +862,23 @@ void step_breakdown_section(std::ostream& md, const std::vector<MachineResults>&
         "kernel and partition changes can work on.\n\n"
         "A negative rest means the row streamed faster than its ceiling.\n\n";
   for (const auto& [m, list] : all) {
-    TextTable t({"configuration", "step (us)", "bytes at the ceiling", "crossings", "waiting", "rest",
-                 "rest per layer (us)"});
+    std::set<std::string> runs;
+    for (const StepBreakdown& b : list) runs.insert(b.row->str(Col::run_id));
+    const bool several_runs = runs.size() > 1;  // each row against its own run's ceilings: say which
+    std::vector<std::string> header = {"configuration", "step (us)", "bytes at the ceiling", "crossings", "waiting",
+                                       "rest", "rest per layer (us)"};
+    if (several_runs) header.insert(header.begin() + 1, "run");
+    TextTable t(header);
     for (const StepBreakdown& b : list) {
       const ResultRow& r = *b.row;
-      t.add_row({md_escape(r.str(Col::benchmark)) + " " + md_escape(r.str(Col::dtype)) + " " + r.str(Col::threads) +
-                     "T; " + shape_label(r) + " ctx " + r.str(Col::context),
-                 fixed(b.step_ns / 1e3, 1), share_of(b.streaming_ns, b.step_ns),
-                 share_of(b.crossings_ns, b.step_ns), b.waiting_ns ? share_of(*b.waiting_ns, b.step_ns) : "-",
-                 share_of(b.rest_ns, b.step_ns), fixed(b.rest_ns / b.layers / 1e3, 2)});
+      std::vector<std::string> cells = {
+          md_escape(r.str(Col::benchmark)) + " " + md_escape(r.str(Col::dtype)) + " " + r.str(Col::threads) + "T; " +
+              shape_label(r) + " ctx " + r.str(Col::context),
+          fixed(b.step_ns / 1e3, 1), share_of(b.streaming_ns, b.step_ns), share_of(b.crossings_ns, b.step_ns),
+          b.waiting_ns ? share_of(*b.waiting_ns, b.step_ns) : "-", share_of(b.rest_ns, b.step_ns),
+          fixed(b.rest_ns / b.layers / 1e3, 2)};
+      if (several_runs) cells.insert(cells.begin() + 1, md_escape(r.str(Col::run_id)));
+      t.add_row(cells);
     }
     md << "### " << m->id << ": " << md_escape(m->label) << "\n\n" << t.markdown() << "\n";
   }

@@ -396,6 +396,26 @@ TEST(ReportCommand, RowsOneBarrierPerLayerKeepsFromTheTargetAreNamed) {
   EXPECT_EQ(without.find("ceiling_barrier"), std::string::npos);
 }
 
+// Rows of two runs of one machine are each split against their own run's ceilings, and the table
+// then says which run each row is.
+TEST(ReportCommand, StepBreakdownNamesTheRunWhereThereAreSeveral) {
+  SyntheticMachine a;
+  std::vector<testing::CsvFields> rows;
+  for (const std::string run : {"run-x", "run-y"}) {
+    for (testing::CsvFields r : {target_row(a, "decode_step", "fp32", 8, 20000, 1e6, "L3"),
+                                 target_row(a, "ceiling_read", "", 8, 1e4, 1e6, "L3"),
+                                 target_row(a, "ceiling_barrier", "", 8, run == "run-x" ? 2500 : 1250, 0, "")}) {
+      r["run_id"] = run;
+      rows.push_back(r);
+    }
+  }
+  const std::string md = report_of(testing::scratch_dir("Report.BreakdownRuns"), rows, {});
+  const std::string x = "| decode\\_step fp32 2T; 4L 8q/8kv d128 ctx 4096 | run-x | 20.0 | 50.0% | 50.0% | - | 0.0% | 0.00 |";
+  const std::string y = "| decode\\_step fp32 2T; 4L 8q/8kv d128 ctx 4096 | run-y | 20.0 | 50.0% | 25.0% | - | 25.0% | 1.25 |";
+  EXPECT_NE(md.find(x), std::string::npos) << x << "\n" << md.substr(md.find("## Where the LLC"), 2000);
+  EXPECT_NE(md.find(y), std::string::npos) << y;
+}
+
 // A --ceiling-bracket row is judged against its own ceiling_gbps, and a bracket that moved more
 // than 10% is named in the target line and the per-configuration table.
 TEST(ReportCommand, MovedCeilingBracketIsFlagged) {

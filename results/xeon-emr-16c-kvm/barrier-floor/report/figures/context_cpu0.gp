@@ -16,8 +16,8 @@ do for [fmt in "svg png"] {
   set logscale x 2
   set xrange [2.857142857:25421.2]
   set logscale y
-  set yrange [15.33615402:564.7710603]
-  set ytics ("20.0" 20, "50.0" 50, "100" 100, "200" 200, "500" 500)
+  set yrange [3.059133302:564.7710603]
+  set ytics ("5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100, "200" 200, "500" 500)
   set key outside right top vertical Left reverse noenhanced box width 1 font ",9"
   set xlabel "context (cached positions, log2 scale)"
   set ylabel "attained bandwidth (GB/s, log scale)"
@@ -25,22 +25,22 @@ do for [fmt in "svg png"] {
   plot datafile index 0 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
        datafile index 1 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 28L 16q/8kv d128 warm", \
        434.4392771 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 434 GB/s", \
-       111.4575769 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 111 GB/s"
+       139.8407113 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 140 GB/s"
   set title "fp16" noenhanced
   plot datafile index 2 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
        datafile index 3 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 28L 16q/8kv d128 warm", \
        434.4392771 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 434 GB/s", \
-       111.4575769 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 111 GB/s"
+       139.8407113 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 140 GB/s"
   set title "bf16" noenhanced
   plot datafile index 4 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
        datafile index 5 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 28L 16q/8kv d128 warm", \
        434.4392771 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 434 GB/s", \
-       111.4575769 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 111 GB/s"
+       139.8407113 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 140 GB/s"
   set title "int8" noenhanced
   plot datafile index 6 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
        datafile index 7 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 28L 16q/8kv d128 warm", \
        434.4392771 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 434 GB/s", \
-       111.4575769 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 111 GB/s"
+       139.8407113 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 140 GB/s"
   unset multiplot
 
   unset output

@@ -16,8 +16,8 @@ do for [fmt in "svg png"] {
   set logscale xy
   set xtics ("1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
   set xrange [573440:1718301491]
-  set yrange [15.33615402:564.7710603]
-  set ytics ("20.0" 20, "50.0" 50, "100" 100, "200" 200, "500" 500)
+  set yrange [3.059133302:564.7710603]
+  set ytics ("5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100, "200" 200, "500" 500)
   set arrow 1 from 2097152, graph 0 to 2097152, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" front
   set label 1 "L2/core 2 MiB" at 2097152, graph 0.97 rotate by 90 right offset -1.0,0 tc rgb "#555555" font ",9" front noenhanced
   set arrow 2 from 67108864, graph 0 to 67108864, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" front
@@ -31,7 +31,7 @@ do for [fmt in "svg png"] {
        datafile index 2 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "bf16 warm (28L 16q/8kv d128)", \
        datafile index 3 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "int8 warm (28L 16q/8kv d128)", \
        434.4392771 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 434 GB/s", \
-       111.4575769 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 111 GB/s", \
+       139.8407113 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 140 GB/s", \
        datafile index 4 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   set title "attention" noenhanced
   plot datafile index 5 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "fp32 warm (28L 16q/8kv d128)", \
@@ -39,7 +39,7 @@ do for [fmt in "svg png"] {
        datafile index 7 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "bf16 warm (28L 16q/8kv d128)", \
        datafile index 8 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "int8 warm (28L 16q/8kv d128)", \
        434.4392771 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 434 GB/s", \
-       111.4575769 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 111 GB/s", \
+       139.8407113 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 140 GB/s", \
        datafile index 9 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   unset multiplot
 

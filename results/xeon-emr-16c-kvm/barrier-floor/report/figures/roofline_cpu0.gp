@@ -17,7 +17,7 @@ do for [fmt in "svg png"] {
   set xlabel "arithmetic intensity (FLOP/byte)"
   set ylabel "attained performance (GFLOP/s)"
   set xrange [0.267578125:7.814949872]
-  set yrange [3.894717483:1016.30501]
+  set yrange [2.316606367:1016.30501]
   set xtics ("0.25" 0.25, "0.5" 0.5, "1" 1, "2" 2, "4" 4)
   set samples 400
   bw_L1 = 1899.080895
@@ -26,12 +26,12 @@ do for [fmt in "svg png"] {
   roof_L2(x) = x*bw_L2
   bw_L3 = 434.4392771
   roof_L3(x) = x*bw_L3
-  bw_DRAM = 111.4575769
+  bw_DRAM = 139.8407113
   roof_DRAM(x) = x*bw_DRAM
   plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 1899 GB/s", \
        roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 956 GB/s", \
        roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 434 GB/s", \
-       roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 111 GB/s", \
+       roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 140 GB/s", \
        datafile index 0 using 1:2 with points pt 13 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 1 using 1:2 with points pt 5 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 2 using 1:2 with points pt 9 ps 1.3 lc rgb "#2ca02c" notitle, \
