@@ -282,16 +282,7 @@ TEST(EfficiencyTargets, RowsTheFmaPeakKeepsFromTheThresholdAreCounted) {
 // counted. The crossing is looked up by run and thread count; a run without one gives no bound.
 TEST(EfficiencyTargets, RowsOneBarrierPerLayerKeepsFromTheThresholdAreCounted) {
   MachineResults m = machine();
-  const auto crossing = [](int threads, double ns, const std::string& run) {
-    return summary_row({{Col::run_id, run},
-                        {Col::benchmark, "ceiling_barrier"},
-                        {Col::threads, std::to_string(threads)},
-                        {Col::aggregate, "none"},
-                        {Col::ns_per_step, std::to_string(ns)},
-                        {Col::bytes_read, "0"},
-                        {Col::bytes_written, "0"},
-                        {Col::valid, "1"}});
-  };
+  const auto crossing = testing::barrier_crossing_row;
   // LLC, 2 threads: 1 MB at 50 GB/s (20000 ns), 50% of a 100 GB/s ceiling: 10000 ns at the
   // ceiling; 28 crossings of 500 ns add 14000: at best 41.67%, out of reach of 70%.
   ResultRow llc2 = decode_row("decode_step", "fp32", 2, 1024, 1e6, 50, "L3");

@@ -11,18 +11,6 @@ namespace {
 
 using testing::decode_row;
 using testing::set;
-using testing::summary_row;
-
-ResultRow crossing(int threads, double ns, const std::string& run = "run-a") {
-  return summary_row({{Col::run_id, run},
-                      {Col::benchmark, "ceiling_barrier"},
-                      {Col::threads, std::to_string(threads)},
-                      {Col::aggregate, "none"},
-                      {Col::ns_per_step, std::to_string(ns)},
-                      {Col::bytes_read, "0"},
-                      {Col::bytes_written, "0"},
-                      {Col::valid, "1"}});
-}
 
 // A 2-thread LLC row of 28 layers: 1 MB at 25 GB/s is a 40000 ns step, 25% of a 100 GB/s ceiling
 // (10000 ns of bytes at the ceiling); 28 crossings of 250 ns are 7000 ns; its workers waited 30%
@@ -45,7 +33,8 @@ TEST(StepBreakdown, SplitsAStepIntoBytesCrossingsWaitsAndTheRest) {
   ResultRow grouped = decode_row("attention", "fp32", 2, 1024, 1e6, 50, "L3");
   set(grouped, Col::q_heads, "32");  // 32 q / 8 kv
   set(grouped, Col::ceiling_gbps, "100");
-  m.summaries = {two, one, unknown_wait, other_run, dram, grouped, crossing(2, 250), crossing(2, 400), crossing(1, 10)};
+  m.summaries = {two, one, unknown_wait, other_run, dram, grouped, testing::barrier_crossing_row(2, 250),
+                 testing::barrier_crossing_row(2, 400), testing::barrier_crossing_row(1, 10)};
 
   const std::vector<StepBreakdown> b = break_down_llc_steps(m);
   ASSERT_EQ(b.size(), 3u);

@@ -42,4 +42,15 @@ ResultRow decode_row(const std::string& benchmark, const std::string& dtype, int
                       {Col::valid, "1"}});
 }
 
+ResultRow barrier_crossing_row(int threads, double ns, const std::string& run_id) {
+  return summary_row({{Col::run_id, run_id},
+                      {Col::benchmark, "ceiling_barrier"},
+                      {Col::threads, std::to_string(threads)},
+                      {Col::aggregate, "none"},
+                      {Col::ns_per_step, std::to_string(ns)},
+                      {Col::bytes_read, "0"},
+                      {Col::bytes_written, "0"},
+                      {Col::valid, "1"}});
+}
+
 }  // namespace kvb::testing

@@ -21,4 +21,7 @@ ResultRow decode_row(const std::string& benchmark, const std::string& dtype, int
                      const std::string& cache_state = "warm", int layers = 28, int kv_heads = 8,
                      const std::string& run_id = "run-a");
 
+// A ceiling_barrier row of `run_id`: one crossing of the per-layer barrier at `threads`, `ns` long.
+ResultRow barrier_crossing_row(int threads, double ns, const std::string& run_id = "run-a");
+
 }  // namespace kvb::testing
