@@ -45,7 +45,6 @@ int benchmark_rank(const std::string& benchmark) { return rank_in(benchmark, {"d
 
 int threads_of(const ResultRow& r) { return static_cast<int>(r.num_or(Col::threads, 0)); }
 
-
 std::optional<double> ws_over_llc(const MachineResults& m, const ResultRow& r) {
   const auto ws = r.num(Col::working_set_bytes);
   const auto llc = r.num(Col::llc_bytes) ? r.num(Col::llc_bytes) : m.llc_bytes;
@@ -98,7 +97,6 @@ std::optional<double> time_ratio(const ResultRow& num, const ResultRow& den) {
   if (!a || !b || !(*b > 0)) return std::nullopt;
   return *a / *b;
 }
-
 
 void bandwidth_targets(const MachineResults& m, const RunCeilings& ceilings, std::vector<Sample>* out,
                        int* left_out) {
