@@ -22,4 +22,18 @@ inline constexpr double kCeilingMovedRatio = 1.10;
 std::string ceiling_change_note(std::optional<double> base_ceiling_gbps, std::optional<double> new_ceiling_gbps,
                                 std::optional<double> base_pct, std::optional<double> new_pct);
 
+// One crossing of the per-layer barrier (ceiling_barrier) is set by where the host put the
+// workers' vCPUs: within one core complex, across complexes, or two on one core. Two runs of the
+// 2-vCPU Zen 5 guest two hours apart read 316 and 62 ns at 2 threads, and a 4-position fp32 layer
+// took 2 threads 1.80-2.07x and then 0.80x its 1-thread time (results/epyc-zen5-2c-kvm-508m/
+// call-start-prefetch/); two runs of the EMR host with one placement read 1.04-1.18x apart at 2-16
+// threads (results/xeon-emr-16c-kvm/barrier-floor/). Crossings further apart than this are noted.
+inline constexpr double kBarrierMovedRatio = 1.5;
+
+// A compared multi-threaded configuration's crossings, base against new (each side's runs'
+// ceiling_barrier at its threads and pinning): "barrier crossing 316 -> 62 ns" where both are
+// known and further apart than kBarrierMovedRatio, else "". The workers then ran on other
+// placements, and the time ratio carries that as well as the code.
+std::string barrier_change_note(std::optional<double> base_ns, std::optional<double> new_ns);
+
 }  // namespace kvb

@@ -130,6 +130,13 @@ std::string moved_ceiling_note(const ComparedConfig& r, bool cross) {
   return ceiling_change_note(r.base_ceiling_gbps, r.new_ceiling_gbps, r.base_pct, r.new_pct);
 }
 
+// One CPU against itself: the note where the two sides' workers crossed the per-layer barrier at
+// times far apart (the host placed their vCPUs differently). Across CPUs they differ by design.
+std::string moved_barrier_note(const ComparedConfig& r, bool cross) {
+  if (cross) return "";
+  return barrier_change_note(r.base_barrier_ns, r.new_barrier_ns);
+}
+
 // Each round's ratio, in round order: "1.08 1.14 1.15".
 std::string round_ratios(const ComparedConfig& r) {
   std::string out;
@@ -184,6 +191,9 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
     }
     if (const std::string moved = moved_ceiling_note(r, cross); !moved.empty()) {
       note += std::string(note.empty() ? "" : "; ") + moved;
+    }
+    if (const std::string placed = moved_barrier_note(r, cross); !placed.empty()) {
+      note += std::string(note.empty() ? "" : "; ") + placed;
     }
     row.insert(row.end(), {format_number(r.time_ratio, 4), all_columns ? format_number(r.change, 4) : format_percent(r.change),
                            format_number(r.best_ratio, 4), p_cell(p)});
@@ -327,6 +337,15 @@ int compare_main(int argc, char** argv) {
              << "% apart (ceiling_gbps, each row's own run's): the machine changed between the runs, so "
                 "their time ratio is the machine's as well as the code's; the note's pct_of_ceiling holds "
                 "each side against its own ceiling.\n";
+      }
+      const auto placed = std::count_if(c.rows.begin(), c.rows.end(), [cross](const ComparedConfig& r) {
+        return !moved_barrier_note(r, cross).empty();
+      });
+      if (placed) {
+        text << placed << " configuration(s) of 2 or more threads ran where one crossing of the per-layer barrier "
+             << "(ceiling_barrier, each side's runs) was more than " << format_number(kBarrierMovedRatio, 2)
+             << "x apart: the host placed the workers' vCPUs differently (another core complex, a shared core), "
+                "which moves multi-threaded rows by itself; compare them between runs whose crossings agree.\n";
       }
       if (few) {
         text << "WARNING: " << few << " configuration(s) have fewer than " << kUTestOptimalRepetitions

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "analysis/machine_results.h"
+#include "analysis/run_ceilings.h"
 
 namespace kvb {
 
@@ -143,6 +144,39 @@ std::optional<std::string> llc_difference(const Files& base, const Files& next) 
   return std::nullopt;
 }
 
+// One side's runs' ceilings, to look a kernel row's own run's barrier crossing up.
+class SideCeilings {
+ public:
+  explicit SideCeilings(const Files& files) {
+    std::vector<ResultRow> rows;
+    for (const auto* f : files) rows.insert(rows.end(), f->begin(), f->end());
+    for (const MachineResults& m : group_by_machine(rows)) machines_.emplace_back(m);
+  }
+  // Median over the group's runs of each run's crossing at the row's threads and pinning; nullopt
+  // for ceilings, one thread, or runs that did not measure it.
+  std::optional<double> barrier_ns(const Group& g) const {
+    if (g.threads < 2) return std::nullopt;
+    std::vector<const ResultRow*> rows = g.repetitions;
+    if (rows.empty() && g.median_row) rows.push_back(g.median_row);
+    std::map<std::string, double> by_run;  // run_id|threads|pin -> crossing
+    for (const ResultRow* r : rows) {
+      if (r->is_ceiling()) return std::nullopt;
+      for (const RunCeilings& m : machines_) {
+        if (const auto ns = m.barrier_ns(*r)) {
+          by_run[r->str(Col::run_id) + "|" + r->str(Col::threads) + "|" + r->str(Col::pin)] = *ns;
+          break;
+        }
+      }
+    }
+    std::vector<double> ns;
+    for (const auto& [run, x] : by_run) ns.push_back(x);
+    return median(ns);
+  }
+
+ private:
+  std::vector<RunCeilings> machines_;
+};
+
 // Significance and verdict of every configuration, once all of them have their tests: the
 // adjustment reads the p-values together.
 void judge(Comparison& out, const CompareOptions& options) {
@@ -195,6 +229,7 @@ Comparison compare_files(const Files& base_files, const Files& new_files, const 
     if (auto llc = llc_difference(base_files, new_files)) out.environment_differences.push_back(*llc);
   const auto base_groups = group_rows(base_files, options.match_threads);
   const auto new_groups = group_rows(new_files, options.match_threads);
+  const SideCeilings base_ceilings(base_files), new_ceilings(new_files);
   for (const auto& [key, bg] : base_groups) {
     const ResultRow* example = bg.repetitions.empty() ? bg.median_row : bg.repetitions.front();
     auto it = new_groups.find(key);
@@ -221,6 +256,8 @@ Comparison compare_files(const Files& base_files, const Files& new_files, const 
     c.new_ceiling_gbps = median(values(ng, Col::ceiling_gbps));
     c.base_pct = median(values(bg, Col::pct_of_ceiling));
     c.new_pct = median(values(ng, Col::pct_of_ceiling));
+    c.base_barrier_ns = base_ceilings.barrier_ns(bg);
+    c.new_barrier_ns = new_ceilings.barrier_ns(ng);
     c.time_ratio = c.base_ns > 0 ? c.new_ns / c.base_ns : NAN;
     c.change = c.time_ratio - 1;
     const double base_best = *std::min_element(base_ns.begin(), base_ns.end());

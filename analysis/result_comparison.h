@@ -40,6 +40,10 @@ struct ComparedConfig {
   std::optional<double> base_ceiling_gbps, new_ceiling_gbps;  // medians of ceiling_gbps (each
                                                               // row's own run's read ceiling)
   std::optional<double> base_pct, new_pct;                    // medians of pct_of_ceiling
+  // Kernel rows of 2 or more threads: the median over each side's runs of the run's
+  // ceiling_barrier (one crossing of the per-layer barrier, ns) at the row's threads and pinning;
+  // nullopt where no run of that side measured it.
+  std::optional<double> base_barrier_ns, new_barrier_ns;
   double time_ratio = 1;                    // new / base
   double change = 0;                        // time_ratio - 1 (> 0: slower)
   // Fastest repetition of new over fastest of base, over every run of each side. On a shared

@@ -547,6 +547,64 @@ TEST(CompareCommand, NotesCeilingsFarApart) {
   EXPECT_EQ(ceiling_change_note(10.0, 12.5, std::nullopt, 80.4), "ceiling 10.0 -> 12.5 GB/s, - -> 80% of it");
 }
 
+// Two runs of one CPU whose workers crossed the per-layer barrier at times far apart (the host
+// placed the vCPUs elsewhere): the multi-threaded rows say so, with each side's crossing; the
+// 1-thread rows, crossings within 1.5x, runs without the ceiling and cross-CPU comparisons do not.
+TEST(CompareCommand, NotesBarrierCrossingsFarApart) {
+  const SyntheticMachine m;
+  const auto dir = testing::scratch_dir("CompareCommand.BarrierCrossings");
+  const auto run = [&](double mean, unsigned seed, const std::string& crossing_ns) {
+    auto out = testing::repetition_rows(m, normal_times(mean, 0.01, 10, seed), "fp32", 1024, 2);
+    const auto one = testing::repetition_rows(m, normal_times(mean, 0.01, 10, seed + 100), "fp32", 1024, 1);
+    out.insert(out.end(), one.begin(), one.end());
+    if (!crossing_ns.empty()) {
+      for (int threads : {1, 2}) {
+        CsvFields b = testing::repetition_rows(m, {1.0}, "fp32", 1024, threads).front();
+        b["benchmark"] = "ceiling_barrier";
+        b["ns_per_step"] = threads == 1 ? "12" : crossing_ns;
+        out.push_back(b);
+      }
+    }
+    return out;
+  };
+  const auto base = dir / "base.csv", moved = dir / "moved.csv", near = dir / "near.csv", bare = dir / "bare.csv";
+  testing::write_text(base, testing::to_csv(run(1e6, 1, "316")));
+  testing::write_text(moved, testing::to_csv(run(0.8e6, 2, "62")));
+  testing::write_text(near, testing::to_csv(run(1e6, 3, "250")));
+  testing::write_text(bare, testing::to_csv(run(1e6, 4, "")));
+  const auto base_rows = load_results(base.string()), moved_rows = load_results(moved.string());
+  const Comparison c = compare_results(base_rows, moved_rows, {});  // points into the rows
+  int kernels = 0;
+  for (const ComparedConfig& r : c.rows) {
+    if (r.base_example->is_ceiling()) {
+      EXPECT_FALSE(r.base_barrier_ns || r.new_barrier_ns) << r.key;
+      continue;
+    }
+    ++kernels;
+    if (r.base_example->str(Col::threads) == "2") {
+      ASSERT_TRUE(r.base_barrier_ns && r.new_barrier_ns) << r.key;
+      EXPECT_NEAR(*r.base_barrier_ns, 316, 1e-9);
+      EXPECT_NEAR(*r.new_barrier_ns, 62, 1e-9);
+    } else {
+      EXPECT_FALSE(r.base_barrier_ns || r.new_barrier_ns) << r.key;
+    }
+  }
+  EXPECT_EQ(kernels, 2);
+  const auto far = compare_to_md(base, moved, dir / "moved.md");
+  EXPECT_NE(far.text.find("barrier crossing 316 -> 62.0 ns"), std::string::npos) << far.text;
+  EXPECT_NE(far.text.find("1 configuration(s) of 2 or more threads ran where one crossing"), std::string::npos)
+      << far.text;
+  for (const auto& [other, name] : {std::pair{near, "near"}, std::pair{bare, "bare"}}) {
+    const auto quiet = compare_to_md(base, other, dir / (std::string(name) + ".md"));
+    EXPECT_EQ(quiet.text.find("barrier crossing"), std::string::npos) << name << quiet.text;
+  }
+  const auto cross = compare_to_md(base, moved, dir / "cross.md", {"--cross-cpu"});
+  EXPECT_EQ(cross.text.find("barrier crossing"), std::string::npos) << cross.text;
+  EXPECT_EQ(barrier_change_note(316.0, std::nullopt), "");
+  EXPECT_EQ(barrier_change_note(100.0, 150.0), "");  // exactly 1.5 apart: not beyond it
+  EXPECT_EQ(barrier_change_note(62.0, 316.0), "barrier crossing 62.0 -> 316 ns");
+}
+
 TEST(CompareCommand, BadInputIsExitTwo) {
   const auto f = write_files("BadInput");
   testing::write_text(f.dir / "empty.csv", "");
