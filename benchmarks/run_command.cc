@@ -632,7 +632,9 @@ void measure_ceilings(const Topology& topo, int threads, const std::string& pin,
     kinds = {CeilingKind::kRead, CeilingKind::kWrite, CeilingKind::kWriteNT, CeilingKind::kCopy};
   }
   std::vector<CeilingResult> results;
+  if (settings.ceilings == CeilingSet::kBarrier) kinds.clear();
   for (const WorkingSet& ws : ceiling_working_sets(topo, pool.bound_pus(), threads)) {
+    if (kinds.empty()) break;
     std::unique_ptr<CeilingBuffer> buffer;
     if (keep) buffer = std::make_unique<CeilingBuffer>(pool, topo, ws, threads, placement);
     for (CeilingKind kind : kinds) {
@@ -857,7 +859,7 @@ int run_main(const std::vector<std::string>& raw_args) {
   }
   if (plan.configs.empty()) throw UsageError("the sweep has no valid configuration");
   check_memory(plan.configs, machine);
-  if (settings.ceilings != CeilingSet::kNone) {
+  if (settings.ceilings == CeilingSet::kRead || settings.ceilings == CeilingSet::kAll) {
     // The DRAM ceiling streams max(4 x LLC, 1 GiB) (copy: source and destination).
     const std::int64_t ws = dram_working_set_bytes(machine.llc_bytes);
     const std::int64_t need = settings.ceilings == CeilingSet::kAll ? 2 * ws : ws;

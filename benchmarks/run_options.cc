@@ -58,7 +58,8 @@ po::options_description run_options() {
       ("query-tokens", po::value<std::string>()->default_value("4"),
        "chunked_attention: query tokens Tq per step (list)")
       ("ceilings", po::value<std::string>()->default_value("all"),
-       "all, read or none: hardware ceilings measured first")
+       "all, read, barrier or none: hardware ceilings measured first (barrier: only the "
+       "per-layer barrier's crossing, which kvbench compare uses to tell vCPU placements apart)")
       ("ceiling-bracket", po::value<bool>()->default_value(false)->implicit_value(true),
        "also measure each benchmark's own ceiling (read, or copy for append/prefill_copy, at its "
        "cache level and threads) right before its first and after its last repetition; its rows' "
@@ -167,10 +168,12 @@ RunSettings run_settings_from(const po::variables_map& vm,
     s.ceilings = CeilingSet::kAll;
   } else if (ceilings == "read") {
     s.ceilings = CeilingSet::kRead;
+  } else if (ceilings == "barrier") {
+    s.ceilings = CeilingSet::kBarrier;
   } else if (ceilings == "none") {
     s.ceilings = CeilingSet::kNone;
   } else {
-    throw UsageError("bad value '" + ceilings + "' for --ceilings: expected all, read or none");
+    throw UsageError("bad value '" + ceilings + "' for --ceilings: expected all, read, barrier or none");
   }
   s.ceiling_bracket = vm["ceiling-bracket"].as<bool>();
   s.repetitions = static_cast<int>(parse_positive(vm["repetitions"].as<std::string>(), "repetitions"));

@@ -695,6 +695,33 @@ TEST_F(KvbenchBinary, ARunAddingToAFileKeepsItsLlc) {
   EXPECT_EQ(mixed.err.find("as recorded by the rows"), std::string::npos) << mixed.err;
 }
 
+// --ceilings barrier measures the per-layer barrier's crossing alone, at each thread count the
+// run uses: no bandwidth or FMA ceiling, so no row is held against one.
+TEST_F(KvbenchBinary, CeilingsBarrierMeasuresOnlyTheCrossing) {
+  const Result r = run("run --config ci-smoke --benchmarks decode_step --dtype fp32 --context 64 --threads 1,2 "
+                       "--repetitions 1 --ceilings barrier --out barrier.csv");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  std::map<std::string, int> barrier_by_threads;
+  int decode_rows = 0;
+  for (const auto& row : read_csv(dir_ / "barrier.csv").rows) {
+    const std::string& b = row.at("benchmark");
+    if (b.rfind("ceiling_", 0) == 0) {
+      EXPECT_EQ(b, "ceiling_barrier");
+      EXPECT_GT(std::stod(row.at("ns_per_step")), 0);
+      ++barrier_by_threads[row.at("threads")];
+      continue;
+    }
+    ++decode_rows;
+    EXPECT_EQ(row.at("ceiling_gbps"), "") << b;
+    EXPECT_EQ(row.at("pct_of_ceiling"), "") << b;
+  }
+  EXPECT_EQ(barrier_by_threads, (std::map<std::string, int>{{"1", 1}, {"2", 1}}));
+  EXPECT_GT(decode_rows, 0);
+  const Result bad = run("run --config ci-smoke --ceilings barriers --out bad.csv");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("expected all, read, barrier or none"), std::string::npos) << bad.err;
+}
+
 // kvbench ab: the arms alternate, the order swapped every round, every run with the one LLC
 // decided before the first; each arm's options reach only its runs; compare judges the rounds.
 // An existing folder is refused untouched.
