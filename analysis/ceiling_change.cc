@@ -17,10 +17,13 @@ std::string ceiling_change_note(std::optional<double> base_ceiling_gbps, std::op
          pct(base_pct) + " -> " + pct(new_pct) + " of it";
 }
 
+bool crossings_apart(double a_ns, double b_ns) {
+  if (!(a_ns > 0) || !(b_ns > 0)) return false;
+  return std::max(a_ns, b_ns) / std::min(a_ns, b_ns) > kBarrierMovedRatio;
+}
+
 std::string barrier_change_note(std::optional<double> base_ns, std::optional<double> new_ns) {
-  if (!base_ns || !new_ns || *base_ns <= 0 || *new_ns <= 0) return "";
-  const double apart = std::max(*base_ns, *new_ns) / std::min(*base_ns, *new_ns);
-  if (!(apart > kBarrierMovedRatio)) return "";
+  if (!base_ns || !new_ns || !crossings_apart(*base_ns, *new_ns)) return "";
   return "barrier crossing " + format_number(*base_ns, 3) + " -> " + format_number(*new_ns, 3) + " ns";
 }
 

@@ -23,12 +23,17 @@ std::string ceiling_change_note(std::optional<double> base_ceiling_gbps, std::op
                                 std::optional<double> base_pct, std::optional<double> new_pct);
 
 // One crossing of the per-layer barrier (ceiling_barrier) is set by where the host put the
-// workers' vCPUs: within one core complex, across complexes, or two on one core. Two runs of the
-// 2-vCPU Zen 5 guest two hours apart read 316 and 62 ns at 2 threads, and a 4-position fp32 layer
-// took 2 threads 1.80-2.07x and then 0.80x its 1-thread time (results/epyc-zen5-2c-kvm-508m/
-// call-start-prefetch/); two runs of the EMR host with one placement read 1.04-1.18x apart at 2-16
-// threads (results/xeon-emr-16c-kvm/barrier-floor/). Crossings further apart than this are noted.
-inline constexpr double kBarrierMovedRatio = 1.5;
+// workers' vCPUs: within one core complex, across complexes, or two on one core. The 2-vCPU Zen 5
+// guest switched between 93 and 295-306 ns at 2 threads within minutes, and its 2-thread
+// Qwen3-0.6B fp32 rows at 36 positions took 80-86 us in the fast state and 139-151 in the slow
+// one, while its 1-thread rows did not move (results/epyc-zen5-2c-kvm-508m/placement/). The EMR
+// host, its 120 PU pairs all at 254-325 ns, read 213-389 ns at 2 threads over 17 runs in 7
+// minutes, 345-508 at 4, 442-620 at 8 and 662-813 at 16 (results/xeon-emr-16c-kvm/placement/);
+// two of its vCPUs on one core cross in 66 ns (barrier-floor/). Crossings further apart than this
+// are noted: above one placement's spread, below the gap between placements.
+inline constexpr double kBarrierMovedRatio = 2.0;
+// Whether two crossings are further apart than kBarrierMovedRatio (both > 0).
+bool crossings_apart(double a_ns, double b_ns);
 
 // A compared multi-threaded configuration's crossings, base against new (each side's runs'
 // ceiling_barrier at its threads and pinning): "barrier crossing 316 -> 62 ns" where both are

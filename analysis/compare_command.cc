@@ -137,6 +137,14 @@ std::string moved_barrier_note(const ComparedConfig& r, bool cross) {
   return barrier_change_note(r.base_barrier_ns, r.new_barrier_ns);
 }
 
+// Rounds: "arms' barrier crossings > 2.0x apart in 3 of 8 rounds" where the two arms of some rounds ran on
+// different placements (each run's own crossing); their ratios carry the placement's change.
+std::string placed_apart_rounds_note(const ComparedConfig& r, bool cross) {
+  if (cross || r.rounds_placed_apart == 0) return "";
+  return "arms' barrier crossings > " + format_number(kBarrierMovedRatio, 2) + "x apart in " + std::to_string(r.rounds_placed_apart) +
+         " of " + std::to_string(r.rounds_crossing_measured) + " rounds";
+}
+
 // Each round's ratio, in round order: "1.08 1.14 1.15".
 std::string round_ratios(const ComparedConfig& r) {
   std::string out;
@@ -193,6 +201,9 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
       note += std::string(note.empty() ? "" : "; ") + moved;
     }
     if (const std::string placed = moved_barrier_note(r, cross); !placed.empty()) {
+      note += std::string(note.empty() ? "" : "; ") + placed;
+    }
+    if (const std::string placed = placed_apart_rounds_note(r, cross); !placed.empty()) {
       note += std::string(note.empty() ? "" : "; ") + placed;
     }
     row.insert(row.end(), {format_number(r.time_ratio, 4), all_columns ? format_number(r.change, 4) : format_percent(r.change),
@@ -346,6 +357,15 @@ int compare_main(int argc, char** argv) {
              << "(ceiling_barrier, each side's runs) was more than " << format_number(kBarrierMovedRatio, 2)
              << "x apart: the host placed the workers' vCPUs differently (another core complex, a shared core), "
                 "which moves multi-threaded rows by itself; compare them between runs whose crossings agree.\n";
+      }
+      const auto split_rounds = std::count_if(c.rows.begin(), c.rows.end(), [cross](const ComparedConfig& r) {
+        return !placed_apart_rounds_note(r, cross).empty();
+      });
+      if (split_rounds) {
+        text << split_rounds << " configuration(s) had rounds whose two runs crossed the per-layer barrier more than "
+             << format_number(kBarrierMovedRatio, 2)
+             << "x apart (each run's ceiling_barrier): in those rounds the arms ran on different vCPU placements, "
+                "and their ratios carry the placement's change as well as the arms'.\n";
       }
       if (few) {
         text << "WARNING: " << few << " configuration(s) have fewer than " << kUTestOptimalRepetitions

@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 
+#include "analysis/ceiling_change.h"
 #include "analysis/machine_results.h"
 #include "analysis/run_ceilings.h"
 
@@ -292,6 +293,7 @@ Comparison compare_rounds(const std::vector<std::vector<ResultRow>>& base,
   Comparison out = compare_files(addresses(base), addresses(next), options);
   if (base.size() == next.size() && base.size() >= 2) {
     out.rounds = base.size();
+    const SideCeilings base_ceilings(addresses(base)), new_ceilings(addresses(next));
     std::vector<std::map<std::string, Group>> base_rounds, new_rounds;
     for (std::size_t i = 0; i < base.size(); ++i) {
       base_rounds.push_back(group_rows({&base[i]}, options.match_threads));
@@ -302,7 +304,12 @@ Comparison compare_rounds(const std::vector<std::vector<ResultRow>>& base,
         const auto b = base_rounds[i].find(c.key), n = new_rounds[i].find(c.key);
         if (b == base_rounds[i].end() || n == new_rounds[i].end()) continue;
         const auto base_ns = median(values(b->second, Col::ns_per_step)), new_ns = median(values(n->second, Col::ns_per_step));
-        if (base_ns && new_ns && *base_ns > 0) c.round_ratios.push_back(*new_ns / *base_ns);
+        if (!base_ns || !new_ns || !(*base_ns > 0)) continue;
+        c.round_ratios.push_back(*new_ns / *base_ns);
+        const auto base_x = base_ceilings.barrier_ns(b->second), new_x = new_ceilings.barrier_ns(n->second);
+        if (!base_x || !new_x) continue;
+        ++c.rounds_crossing_measured;
+        if (crossings_apart(*base_x, *new_x)) ++c.rounds_placed_apart;
       }
       if (!c.paired()) continue;
       c.time_ratio = *median(c.round_ratios);

@@ -66,6 +66,10 @@ struct ComparedConfig {
   // they decide: time_ratio is their median and paired_p the test.
   std::vector<double> round_ratios;
   std::optional<double> paired_p;
+  // Of those rounds, how many had the per-layer barrier's crossing measured by both runs, and in
+  // how many of them the two crossings were further apart than kBarrierMovedRatio: the arms ran
+  // on different vCPU placements in that round (multi-threaded rows only).
+  int rounds_crossing_measured = 0, rounds_placed_apart = 0;
   bool paired() const { return round_ratios.size() >= 2; }
   // The test that judges the configuration: the paired rounds' where there are 2 or more, else
   // the U test's; nullopt if untested.
