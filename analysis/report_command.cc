@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "analysis/barrier_wait.h"
+#include "analysis/ceiling_change.h"
 #include "analysis/ceiling_table.h"
 #include "analysis/command_line.h"
 #include "analysis/efficiency_targets.h"
@@ -192,6 +193,24 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
       t.add_row(cells);
     }
     md << "### " << m.id << ": " << md_escape(m.label) << "\n\n" << t.markdown() << "\n";
+    // Runs whose crossings are far apart ran on different vCPU placements (ceiling_change.h).
+    std::string apart;
+    for (const auto& row : p.rows) {
+      if (!row.lower_is_better) continue;
+      for (std::size_t c = 0; c < row.values.size(); ++c) {
+        const auto& least = row.values[c];
+        const auto& slowest = row.lowest_run[c];
+        if (p.threads[c] < 2 || !least || !slowest || !crossings_apart(*least, *slowest)) continue;
+        apart += std::string(apart.empty() ? "" : ", ") + std::to_string(p.threads[c]) + " threads (" +
+                 format_number(*least, 4) + " and " + format_number(*slowest, 4) + " ns)";
+      }
+    }
+    if (!apart.empty()) {
+      md << "Its runs crossed the per-layer barrier more than " << format_number(kBarrierMovedRatio, 2)
+         << "x apart at " << apart
+         << ": the host placed the vCPUs differently between them, so its multi-threaded rows of different runs "
+            "compare only within one placement (`kvbench compare` notes such rows).\n\n";
+    }
   }
   if (!any) md << "No ceiling rows in the input: roofs and % of ceiling are not available.\n\n";
 }

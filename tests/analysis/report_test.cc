@@ -383,6 +383,13 @@ TEST(ReportCommand, RowsOneBarrierPerLayerKeepsFromTheTargetAreNamed) {
       << md.substr(md.find("## Measured ceilings"), 2000);
   EXPECT_NE(md.find("`ceiling_barrier` is the time of one crossing"), std::string::npos);
   EXPECT_NE(md.find("one crossing of the run's `ceiling_barrier`"), std::string::npos);
+  EXPECT_EQ(md.find("runs crossed the per-layer barrier more than"), std::string::npos);  // 1.6x: one placement
+  // A run whose crossing is more than 2x the other's ran on another placement: said under the table.
+  slower["ns_per_step"] = "6000";
+  const std::string placed = report_of(testing::scratch_dir("Report.BarrierPlacements"), {llc, read, barrier, slower}, {});
+  EXPECT_NE(placed.find("Its runs crossed the per-layer barrier more than 2.0x apart at 2 threads (2500 and 6000 ns)"),
+            std::string::npos)
+      << placed.substr(placed.find("## Measured ceilings"), 2000);
 
   // The step split by what holds it: 10000 ns of bytes, 10000 of crossings, no wait column (2
   // threads: unknown), a rest of 0.
