@@ -141,8 +141,10 @@ std::string moved_barrier_note(const ComparedConfig& r, bool cross) {
 // different placements (each run's own crossing); their ratios carry the placement's change.
 std::string placed_apart_rounds_note(const ComparedConfig& r, bool cross) {
   if (cross || r.rounds_placed_apart == 0) return "";
-  return "arms' barrier crossings > " + format_number(kBarrierMovedRatio, 2) + "x apart in " + std::to_string(r.rounds_placed_apart) +
-         " of " + std::to_string(r.rounds_crossing_measured) + " rounds";
+  std::string note = "arms' barrier crossings > " + format_number(kBarrierMovedRatio, 2) + "x apart in " +
+                     std::to_string(r.rounds_placed_apart) + " of " + std::to_string(r.rounds_crossing_measured) + " rounds";
+  if (r.same_placement_ratio) note += " (the others' median ratio " + format_number(*r.same_placement_ratio, 3) + ")";
+  return note;
 }
 
 // Each round's ratio, in round order: "1.08 1.14 1.15".
@@ -365,7 +367,8 @@ int compare_main(int argc, char** argv) {
         text << split_rounds << " configuration(s) had rounds whose two runs crossed the per-layer barrier more than "
              << format_number(kBarrierMovedRatio, 2)
              << "x apart (each run's ceiling_barrier): in those rounds the arms ran on different vCPU placements, "
-                "and their ratios carry the placement's change as well as the arms'.\n";
+                "and their ratios carry the placement's change as well as the arms'. The note gives the median "
+                "ratio of the other rounds; the verdict keeps every round.\n";
       }
       if (few) {
         text << "WARNING: " << few << " configuration(s) have fewer than " << kUTestOptimalRepetitions

@@ -300,6 +300,7 @@ Comparison compare_rounds(const std::vector<std::vector<ResultRow>>& base,
       new_rounds.push_back(group_rows({&next[i]}, options.match_threads));
     }
     for (ComparedConfig& c : out.rows) {
+      std::vector<double> same_placement;
       for (std::size_t i = 0; i < base.size(); ++i) {
         const auto b = base_rounds[i].find(c.key), n = new_rounds[i].find(c.key);
         if (b == base_rounds[i].end() || n == new_rounds[i].end()) continue;
@@ -309,8 +310,13 @@ Comparison compare_rounds(const std::vector<std::vector<ResultRow>>& base,
         const auto base_x = base_ceilings.barrier_ns(b->second), new_x = new_ceilings.barrier_ns(n->second);
         if (!base_x || !new_x) continue;
         ++c.rounds_crossing_measured;
-        if (crossings_apart(*base_x, *new_x)) ++c.rounds_placed_apart;
+        if (crossings_apart(*base_x, *new_x)) {
+          ++c.rounds_placed_apart;
+        } else {
+          same_placement.push_back(c.round_ratios.back());
+        }
       }
+      if (c.rounds_placed_apart > 0) c.same_placement_ratio = median(same_placement);
       if (!c.paired()) continue;
       c.time_ratio = *median(c.round_ratios);
       c.change = c.time_ratio - 1;

@@ -70,6 +70,10 @@ struct ComparedConfig {
   // how many of them the two crossings were further apart than kBarrierMovedRatio: the arms ran
   // on different vCPU placements in that round (multi-threaded rows only).
   int rounds_crossing_measured = 0, rounds_placed_apart = 0;
+  // Where some rounds were placed apart: the median ratio of the rounds whose two crossings were
+  // not (nullopt without any). Informational: the verdict keeps every round, since a change to
+  // the barrier itself would move every round's crossings apart by design.
+  std::optional<double> same_placement_ratio;
   bool paired() const { return round_ratios.size() >= 2; }
   // The test that judges the configuration: the paired rounds' where there are 2 or more, else
   // the U test's; nullopt if untested.
