@@ -204,8 +204,17 @@ LlcDecision apply_llc_setting(Topology& topo, const LlcSetting& setting, std::in
   const int level = topo.last_level();
   const std::int64_t hwloc_bytes = topo.pus().empty() ? 0 : topo.cache_bytes_for(level, {topo.pus()[0]});
   if (level < 3 || hwloc_bytes <= 0) {  // the deepest cache is a private level: nothing shared to size
-    LlcDecision d = decide_llc({.policy = LlcPolicy::kHwloc}, hwloc_bytes, {});
-    d.summary = "no cache level beyond the L2 in hwloc's topology";
+    const bool given = setting.policy == LlcPolicy::kFixed || (setting.policy == LlcPolicy::kRecorded && setting.bytes > 0);
+    if (!given) {
+      LlcDecision d = decide_llc({.policy = LlcPolicy::kHwloc}, hwloc_bytes, {});
+      d.summary = "no cache level beyond the L2 in hwloc's topology";
+      return d;
+    }
+    // A size the user or the appended file gives still holds: without it this run's rows would
+    // be sized and labelled from the L2, unlike the rest of its series.
+    LlcDecision d = decide_llc(setting, 0, {});
+    d.summary = "LLC " + mib(d.bytes) + " (" + d.source + "): hwloc's topology shows no cache beyond the L2";
+    topo.replace_llc(d.bytes, d.source, d.summary);
     return d;
   }
   std::vector<ReadPoint> curve;

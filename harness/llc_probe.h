@@ -78,7 +78,8 @@ LlcDecision decide_llc(const LlcSetting& setting, std::int64_t hwloc_bytes,
 // topo's LLC by the chosen size (one instance shared by the PUs of hwloc's LLC instances).
 // Auto first reads two working sets (twice the L2, 70% of hwloc's LLC; twice each,
 // in turn) and measures the whole curve only where hwloc_llc_in_doubt; measure always reads the
-// curve (up to 4 x hwloc's LLC). Machines whose deepest cache is the L2 keep it.
+// curve (up to 4 x hwloc's LLC). Machines whose deepest cache is the L2 keep it, unless a size
+// is given (a fixed or recorded one): that becomes a shared level beyond the L2.
 LlcDecision apply_llc_setting(Topology& topo, const LlcSetting& setting, std::int64_t mem_available);
 
 }  // namespace kvb

@@ -207,6 +207,19 @@ std::int64_t Topology::llc_bytes_for(const std::vector<unsigned>& pus) const {
 void Topology::replace_llc(std::int64_t bytes, const std::string& source, const std::string& why) {
   const int l = last_level();
   if (l == 0 || bytes <= 0) return;
+  if (l < 3 && added_level_ == 0) {  // no shared level to replace: the given one joins the caches
+    CacheInstance added;
+    added.level = l + 1;
+    added.bytes = bytes;
+    for (const CacheInstance& c : caches_)
+      if (c.level == l && c.type != CacheType::kInstruction) added.line_bytes = c.line_bytes;
+    added.pus = pus_;
+    caches_.push_back(std::move(added));
+    added_level_ = l + 1;
+    llc_source_ = source;
+    disagreements_.push_back(why);
+    return;
+  }
   CacheInstance merged;
   std::set<unsigned> pus;
   std::vector<CacheInstance> kept;
@@ -231,6 +244,7 @@ void Topology::replace_llc(std::int64_t bytes, const std::string& source, const 
 }
 
 std::optional<std::int64_t> Topology::hwloc_cache_bytes(int level) const {
+  if (level == added_level_) return std::nullopt;
   if (llc_source_ != "hwloc" && level == last_level() && !hwloc_llc_.empty()) return hwloc_llc_.front().bytes;
   return cache_bytes(level);
 }

@@ -53,6 +53,9 @@ class Topology {
   // where hwloc's size is not what a core can use (a guest shown its host's socket-wide L3):
   // `source` says where the size came from ("measured", "option"), `why` is recorded with the
   // disagreements. Everything sized from the LLC afterwards (ceilings, auto contexts, CSV) uses it.
+  // Where hwloc shows no cache beyond the L2 (a guest whose CPUID cache leaves it could not read;
+  // the 2-vCPU Zen 5 guest's hwloc missed its L3 in 6 of 29 runs within an hour), the instance is
+  // added as the next level instead, and hwloc_cache_bytes has nothing for that level.
   void replace_llc(std::int64_t bytes, const std::string& source, const std::string& why);
   const std::string& llc_source() const noexcept { return llc_source_; }  // "hwloc" unless replaced
   // cache_bytes as hwloc reported it, before any replacement (the machine's identity in the CSV).
@@ -77,6 +80,7 @@ class Topology {
   std::vector<std::string> disagreements_;
   std::string llc_source_ = "hwloc";
   std::vector<CacheInstance> hwloc_llc_;  // hwloc's LLC instances, once replaced
+  int added_level_ = 0;                   // the level replace_llc added where hwloc had none
 };
 
 }  // namespace kvb

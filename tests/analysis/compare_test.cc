@@ -119,6 +119,11 @@ TEST(CompareResults, SameModelNameButOtherSignatureOrCachesIsAnotherCpu) {
   EXPECT_TRUE(c.cpu_differs);
   ASSERT_EQ(c.environment_differences.size(), 1u);
   EXPECT_EQ(c.environment_differences[0].rfind("l2_bytes", 0), 0u);
+
+  // A run in which hwloc saw no L3 leaves l3_bytes empty: not another CPU.
+  auto no_l3 = testing::repetition_rows(a, {100, 101, 102});
+  for (auto& r : no_l3) r["l3_bytes"] = "";
+  EXPECT_FALSE(compare_results(base, rows_from("SignatureNoL3", no_l3), {}).cpu_differs);
 }
 
 // The Emerald Rapids host's afternoon runs: `--llc auto` measured 64 MiB in one and kept hwloc's
