@@ -23,14 +23,15 @@ std::string ceiling_change_note(std::optional<double> base_ceiling_gbps, std::op
                                 std::optional<double> base_pct, std::optional<double> new_pct);
 
 // One crossing of the per-layer barrier (ceiling_barrier) is set by where the host put the
-// workers' vCPUs: within one core complex, across complexes, or two on one core. The 2-vCPU Zen 5
-// guest switched between 93 and 295-306 ns at 2 threads within minutes, and its 2-thread
-// Qwen3-0.6B fp32 rows at 36 positions took 80-86 us in the fast state and 139-151 in the slow
-// one, while its 1-thread rows did not move (results/epyc-zen5-2c-kvm-508m/placement/). The EMR
-// host, its 120 PU pairs all at 254-325 ns, read 213-389 ns at 2 threads over 17 runs in 7
-// minutes, 345-508 at 4, 442-620 at 8 and 662-813 at 16 (results/xeon-emr-16c-kvm/placement/);
-// two of its vCPUs on one core cross in 66 ns (barrier-floor/). Crossings further apart than this
-// are noted: above one placement's spread, below the gap between placements.
+// workers' vCPUs: within one core complex, across complexes, or two on one core. Over 27 runs in
+// an hour the 2-vCPU Zen 5 guest's 2-thread crossing read 93-124 ns (5 runs) or 289-356 ns (22),
+// switching 9 times, and its 2-thread Qwen3-0.6B fp32 rows at 36 positions took 80-86 us in 4 of
+// the 5 fast runs and 134-173 us in 21 of the 22 slow ones, its 1-thread rows 136-203 us in both
+// (results/epyc-zen5-2c-kvm-508m/placement/). The EMR host, its 120 PU pairs at 252-387 ns, read
+// 213-389 ns at 2 threads over 17 runs in 7 minutes, 345-508 at 4, 442-620 at 8 and 662-813 at 16
+// (results/xeon-emr-16c-kvm/placement/); two of its vCPUs on one core cross in 66 ns
+// (barrier-floor/). Crossings further apart than this are noted: above one placement's spread
+// (1.83x), below the gap between placements (2.33x).
 inline constexpr double kBarrierMovedRatio = 2.0;
 // Whether two crossings are further apart than kBarrierMovedRatio (both > 0).
 bool crossings_apart(double a_ns, double b_ns);
