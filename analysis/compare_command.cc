@@ -341,29 +341,25 @@ int compare_main(int argc, char** argv) {
              << "% of each other (best_ratio): on a shared host the change may be in how often the "
                 "machine slowed a side, not in what the code does at its best.\n";
       }
-      const auto moved = std::count_if(c.rows.begin(), c.rows.end(), [cross](const ComparedConfig& r) {
-        return !moved_ceiling_note(r, cross).empty();
-      });
-      if (moved) {
+      // Configurations whose note has the part `note_of` writes.
+      const auto noted = [&c, cross](std::string (*note_of)(const ComparedConfig&, bool)) {
+        return std::count_if(c.rows.begin(), c.rows.end(),
+                             [&](const ComparedConfig& r) { return !note_of(r, cross).empty(); });
+      };
+      if (const auto moved = noted(moved_ceiling_note)) {
         text << moved << " configuration(s) ran against ceilings more than "
              << std::lround((kCeilingMovedRatio - 1) * 100)
              << "% apart (ceiling_gbps, each row's own run's): the machine changed between the runs, so "
                 "their time ratio is the machine's as well as the code's; the note's pct_of_ceiling holds "
                 "each side against its own ceiling.\n";
       }
-      const auto placed = std::count_if(c.rows.begin(), c.rows.end(), [cross](const ComparedConfig& r) {
-        return !moved_barrier_note(r, cross).empty();
-      });
-      if (placed) {
+      if (const auto placed = noted(moved_barrier_note)) {
         text << placed << " configuration(s) of 2 or more threads ran where one crossing of the per-layer barrier "
              << "(ceiling_barrier, each side's runs) was more than " << format_number(kBarrierMovedRatio, 2)
              << "x apart: the host placed the workers' vCPUs differently (another core complex, a shared core), "
                 "which moves multi-threaded rows by itself; compare them between runs whose crossings agree.\n";
       }
-      const auto split_rounds = std::count_if(c.rows.begin(), c.rows.end(), [cross](const ComparedConfig& r) {
-        return !placed_apart_rounds_note(r, cross).empty();
-      });
-      if (split_rounds) {
+      if (const auto split_rounds = noted(placed_apart_rounds_note)) {
         text << split_rounds << " configuration(s) had rounds whose two runs crossed the per-layer barrier more than "
              << format_number(kBarrierMovedRatio, 2)
              << "x apart (each run's ceiling_barrier): in those rounds the arms ran on different vCPU placements, "
