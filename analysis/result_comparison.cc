@@ -209,7 +209,8 @@ Files addresses(const std::vector<std::vector<ResultRow>>& files) {
 }
 
 // The pooled comparison of every file of one side against every file of the other.
-Comparison compare_files(const Files& base_files, const Files& new_files, const CompareOptions& options) {
+Comparison compare_files(const Files& base_files, const Files& new_files, const SideCeilings& base_ceilings,
+                         const SideCeilings& new_ceilings, const CompareOptions& options) {
   Comparison out;
   // The CPU differs when its model string, signature or cache sizes do: guests often report a
   // bare "AMD EPYC" for different designs. A file from before the cpu_signature column has it
@@ -232,7 +233,6 @@ Comparison compare_files(const Files& base_files, const Files& new_files, const 
     if (auto llc = llc_difference(base_files, new_files)) out.environment_differences.push_back(*llc);
   const auto base_groups = group_rows(base_files, options.match_threads);
   const auto new_groups = group_rows(new_files, options.match_threads);
-  const SideCeilings base_ceilings(base_files), new_ceilings(new_files);
   for (const auto& [key, bg] : base_groups) {
     const ResultRow* example = bg.repetitions.empty() ? bg.median_row : bg.repetitions.front();
     auto it = new_groups.find(key);
@@ -284,7 +284,8 @@ void sort_by_change(Comparison& c) {
 
 Comparison compare_results(const std::vector<ResultRow>& base, const std::vector<ResultRow>& next,
                            const CompareOptions& options) {
-  Comparison out = compare_files({&base}, {&next}, options);
+  const Files base_files{&base}, new_files{&next};
+  Comparison out = compare_files(base_files, new_files, SideCeilings(base_files), SideCeilings(new_files), options);
   judge(out, options);
   sort_by_change(out);
   return out;
@@ -292,10 +293,11 @@ Comparison compare_results(const std::vector<ResultRow>& base, const std::vector
 
 Comparison compare_rounds(const std::vector<std::vector<ResultRow>>& base,
                           const std::vector<std::vector<ResultRow>>& next, const CompareOptions& options) {
-  Comparison out = compare_files(addresses(base), addresses(next), options);
+  const Files base_files = addresses(base), new_files = addresses(next);
+  const SideCeilings base_ceilings(base_files), new_ceilings(new_files);  // once for both uses
+  Comparison out = compare_files(base_files, new_files, base_ceilings, new_ceilings, options);
   if (base.size() == next.size() && base.size() >= 2) {
     out.rounds = base.size();
-    const SideCeilings base_ceilings(addresses(base)), new_ceilings(addresses(next));
     std::vector<std::map<std::string, Group>> base_rounds, new_rounds;
     for (std::size_t i = 0; i < base.size(); ++i) {
       base_rounds.push_back(group_rows({&base[i]}, options.match_threads));

@@ -627,14 +627,15 @@ void measure_ceilings(const Topology& topo, int threads, const std::string& pin,
   opt.min_seconds = 0.1;
   opt.repetitions = 3;
   const std::string pu_list = pool.pu_list();
-  std::vector<CeilingKind> kinds = {CeilingKind::kRead};
+  std::vector<CeilingKind> kinds;  // per cache level; --ceilings barrier measures none
+  if (settings.ceilings == CeilingSet::kRead) kinds = {CeilingKind::kRead};
   if (settings.ceilings == CeilingSet::kAll) {
     kinds = {CeilingKind::kRead, CeilingKind::kWrite, CeilingKind::kWriteNT, CeilingKind::kCopy};
   }
   std::vector<CeilingResult> results;
-  if (settings.ceilings == CeilingSet::kBarrier) kinds.clear();
-  for (const WorkingSet& ws : ceiling_working_sets(topo, pool.bound_pus(), threads)) {
-    if (kinds.empty()) break;
+  const std::vector<WorkingSet> levels =
+      kinds.empty() ? std::vector<WorkingSet>{} : ceiling_working_sets(topo, pool.bound_pus(), threads);
+  for (const WorkingSet& ws : levels) {
     std::unique_ptr<CeilingBuffer> buffer;
     if (keep) buffer = std::make_unique<CeilingBuffer>(pool, topo, ws, threads, placement);
     for (CeilingKind kind : kinds) {

@@ -244,7 +244,7 @@ void Topology::replace_llc(std::int64_t bytes, const std::string& source, const 
 }
 
 std::optional<std::int64_t> Topology::hwloc_cache_bytes(int level) const {
-  if (level == added_level_) return std::nullopt;
+  if (added_level_ != 0 && level == added_level_) return std::nullopt;
   if (llc_source_ != "hwloc" && level == last_level() && !hwloc_llc_.empty()) return hwloc_llc_.front().bytes;
   return cache_bytes(level);
 }
