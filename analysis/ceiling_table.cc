@@ -12,7 +12,13 @@ namespace {
 
 int kind_rank(const std::string& benchmark) {
   return rank_in(benchmark,
-                 {"ceiling_read", "ceiling_write", "ceiling_write_nt", "ceiling_copy", "ceiling_fma", "ceiling_barrier"});
+                 {"ceiling_read", "ceiling_write", "ceiling_write_nt", "ceiling_copy", "ceiling_fma", "ceiling_barrier",
+                  "ceiling_barrier_end"});
+}
+
+// The per-layer barrier's crossing, at a run's start or its end: a time.
+bool is_crossing(const std::string& benchmark) {
+  return benchmark == "ceiling_barrier" || benchmark == "ceiling_barrier_end";
 }
 
 int level_rank(const std::string& level) { return rank_in(level, {"L1", "L2", "L3", "DRAM"}); }
@@ -27,7 +33,7 @@ CeilingPivot pivot_ceilings(const MachineResults& m) {
     if (!r.is_ceiling() || !r.num(Col::threads)) continue;
     const int t = static_cast<int>(*r.num(Col::threads));
     const std::string& bench = r.str(Col::benchmark);
-    const bool time = bench == "ceiling_barrier";
+    const bool time = is_crossing(bench);
     const std::string level = bench == "ceiling_fma" || time ? "" : r.str(Col::ws_level);
     const auto v = bench == "ceiling_fma" ? m.fma_peak(t) : time ? r.num(Col::ns_per_step) : attained_gbps(r);
     if (!v) continue;
@@ -39,7 +45,7 @@ CeilingPivot pivot_ceilings(const MachineResults& m) {
   CeilingPivot p;
   p.threads.assign(threads.begin(), threads.end());
   for (const auto& [key, by_threads] : best) {
-    CeilingPivot::Row row{std::get<1>(key), std::get<3>(key), {}, std::get<1>(key) == "ceiling_barrier", {}, {}};
+    CeilingPivot::Row row{std::get<1>(key), std::get<3>(key), {}, is_crossing(std::get<1>(key)), {}, {}};
     for (int t : p.threads) {
       auto it = by_threads.find(t);
       if (it == by_threads.end()) {

@@ -1,7 +1,8 @@
 // A machine's measured ceilings pivoted for reading: one row per (ceiling kind, cache level),
 // one column per thread count, each cell the best median over that level's buffer sizes and the
-// machine's runs (with the lowest run's best beside it). `ceiling_barrier` is a time: its cells
-// take the least ns per crossing, and the slowest run's beside it.
+// machine's runs (with the lowest run's best beside it). `ceiling_barrier` and
+// `ceiling_barrier_end` (the crossing at a run's start and end) are times: their cells take the
+// least ns per crossing, and the slowest run's beside it.
 #pragma once
 #include <optional>
 #include <string>
@@ -15,16 +16,16 @@ struct CeilingPivot {
   std::vector<int> threads;                                 // columns, ascending
   struct Row {
     std::string benchmark;                                  // "ceiling_read", ...
-    std::string level;                                      // "L1" ... "DRAM"; "" for ceiling_fma, ceiling_barrier
+    std::string level;                                      // "L1" ... "DRAM"; "" for ceiling_fma and the crossings
     // GB/s, or GFLOP/s for ceiling_fma, or ns per crossing for ceiling_barrier; per column
     std::vector<std::optional<double>> values;
-    bool lower_is_better = false;                           // ceiling_barrier
+    bool lower_is_better = false;                           // the crossings
     // Shared hosts drift between runs: the worst run's best (the lowest; ceiling_barrier: the
     // slowest) and how many runs measured the cell.
     std::vector<std::optional<double>> lowest_run;
     std::vector<int> runs;
   };
-  std::vector<Row> rows;                                    // read, write, write_nt, copy, fma, barrier, others; L1..DRAM
+  std::vector<Row> rows;  // read, write, write_nt, copy, fma, barrier, barrier_end, others; L1..DRAM
 };
 
 CeilingPivot pivot_ceilings(const MachineResults& m);

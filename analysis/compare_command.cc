@@ -137,6 +137,14 @@ std::string moved_barrier_note(const ComparedConfig& r, bool cross) {
   return barrier_change_note(r.base_barrier_ns, r.new_barrier_ns);
 }
 
+// Runs not paired as rounds: "barrier crossing moved > 2.0x within 1 of 6 runs" where some run
+// crossed at its end far from its start (rounds count such a run's round as placed apart).
+std::string moved_midway_note(const ComparedConfig& r, bool cross) {
+  if (cross || r.paired() || r.runs_moved_midway == 0) return "";
+  return "barrier crossing moved > " + format_number(kBarrierMovedRatio, 2) + "x within " +
+         std::to_string(r.runs_moved_midway) + " of " + std::to_string(r.runs_crossing_both_ends) + " runs";
+}
+
 // Rounds: "arms' barrier crossings > 2.0x apart in 3 of 8 rounds" where the two arms of some rounds ran on
 // different placements (each run's own crossing); their ratios carry the placement's change.
 std::string placed_apart_rounds_note(const ComparedConfig& r, bool cross) {
@@ -204,6 +212,9 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
     }
     if (const std::string placed = moved_barrier_note(r, cross); !placed.empty()) {
       note += std::string(note.empty() ? "" : "; ") + placed;
+    }
+    if (const std::string moved = moved_midway_note(r, cross); !moved.empty()) {
+      note += std::string(note.empty() ? "" : "; ") + moved;
     }
     if (const std::string placed = placed_apart_rounds_note(r, cross); !placed.empty()) {
       note += std::string(note.empty() ? "" : "; ") + placed;
@@ -359,12 +370,19 @@ int compare_main(int argc, char** argv) {
              << "x apart: the host placed the workers' vCPUs differently (another core complex, a shared core), "
                 "which moves multi-threaded rows by itself; compare them between runs whose crossings agree.\n";
       }
+      if (const auto midway = noted(moved_midway_note)) {
+        text << midway << " configuration(s) had runs whose crossing of the per-layer barrier at their end "
+             << "(ceiling_barrier_end) was more than " << format_number(kBarrierMovedRatio, 2)
+             << "x from their start's: the host moved the vCPUs while those runs' rows ran, so their rows mix "
+                "two placements.\n";
+      }
       if (const auto split_rounds = noted(placed_apart_rounds_note)) {
-        text << split_rounds << " configuration(s) had rounds whose two runs crossed the per-layer barrier more than "
+        text << split_rounds << " configuration(s) had rounds whose crossings of the per-layer barrier lay more than "
              << format_number(kBarrierMovedRatio, 2)
-             << "x apart (each run's ceiling_barrier): in those rounds the arms ran on different vCPU placements, "
-                "and their ratios carry the placement's change as well as the arms'. The note gives the median "
-                "ratio of the other rounds; the verdict keeps every round.\n";
+             << "x apart (both runs' ceiling_barrier, and ceiling_barrier_end where measured): in those rounds the "
+                "arms, or one arm's rows, ran on different vCPU placements, and their ratios carry the placement's "
+                "change as well as the arms'. The note gives the median ratio of the other rounds; the verdict keeps "
+                "every round.\n";
       }
       if (few) {
         text << "WARNING: " << few << " configuration(s) have fewer than " << kUTestOptimalRepetitions

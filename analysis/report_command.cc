@@ -152,10 +152,13 @@ constexpr double kDriftShown = 0.9;
 
 void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
   std::vector<CeilingPivot> pivots;
-  bool barrier = false;
+  bool barrier = false, barrier_end = false;
   for (const auto& m : ms) {
     pivots.push_back(pivot_ceilings(m));
-    for (const auto& row : pivots.back().rows) barrier = barrier || row.lower_is_better;
+    for (const auto& row : pivots.back().rows) {
+      barrier = barrier || row.lower_is_better;
+      barrier_end = barrier_end || row.benchmark == "ceiling_barrier_end";
+    }
   }
   md << "## Measured ceilings\n\nBest median over the buffer sizes of each level and over the runs, per thread "
         "count. GB/s (decimal) for bandwidth ceilings, GFLOP/s for `ceiling_fma`. Where the machine's runs "
@@ -165,6 +168,7 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
     md << " `ceiling_barrier` is the time of one crossing of the barrier a decode step ends each layer with, "
           "all workers crossing back to back: the least ns over the runs, and the slowest run where they "
           "differ by more than 10%.";
+    if (barrier_end) md << " `ceiling_barrier_end` is the same crossing after the run's last benchmark.";
   }
   md << "\n\n";
   bool any = false;
@@ -193,23 +197,43 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
       t.add_row(cells);
     }
     md << "### " << m.id << ": " << md_escape(m.label) << "\n\n" << t.markdown() << "\n";
-    // Runs whose crossings are far apart ran on different vCPU placements (ceiling_change.h).
+    // Runs whose crossings are far apart ran on different vCPU placements (ceiling_change.h): the
+    // least and the most of a thread count's crossings, at the runs' starts and ends together.
     std::string apart;
-    for (const auto& row : p.rows) {
-      if (!row.lower_is_better) continue;
-      for (std::size_t c = 0; c < row.values.size(); ++c) {
-        const auto& least = row.values[c];
-        const auto& slowest = row.lowest_run[c];
-        if (p.threads[c] < 2 || !least || !slowest || !crossings_apart(*least, *slowest)) continue;
-        apart += std::string(apart.empty() ? "" : ", ") + std::to_string(p.threads[c]) + " threads (" +
-                 format_number(*least, 4) + " and " + format_number(*slowest, 4) + " ns)";
+    for (std::size_t c = 0; c < p.threads.size(); ++c) {
+      std::optional<double> least, slowest;
+      for (const auto& row : p.rows) {
+        if (!row.lower_is_better || !row.values[c] || !row.lowest_run[c]) continue;
+        least = least ? std::min(*least, *row.values[c]) : *row.values[c];
+        slowest = slowest ? std::max(*slowest, *row.lowest_run[c]) : *row.lowest_run[c];
       }
+      if (p.threads[c] < 2 || !least || !slowest || !crossings_apart(*least, *slowest)) continue;
+      apart += std::string(apart.empty() ? "" : ", ") + std::to_string(p.threads[c]) + " threads (" +
+               format_number(*least, 4) + " and " + format_number(*slowest, 4) + " ns)";
     }
     if (!apart.empty()) {
       md << "Its runs crossed the per-layer barrier more than " << format_number(kBarrierMovedRatio, 2)
          << "x apart at " << apart
-         << ": the host placed the vCPUs differently between them, so its multi-threaded rows of different runs "
-            "compare only within one placement (`kvbench compare` notes such rows).\n\n";
+         << ": the host placed the vCPUs differently between them or during one, so its multi-threaded rows of different runs "
+            "compare only within one placement (`kvbench compare` notes such rows).";
+      // Which runs moved while their rows ran: their crossing at the end is far from the start's.
+      std::string midway;
+      std::set<std::string> both_ends;  // runs
+      for (const auto& e : RunCeilings(m).crossing_ends()) {
+        if (e.threads < 2) continue;
+        both_ends.insert(e.run_id);
+        if (!crossings_apart(e.start_ns, e.end_ns)) continue;
+        midway += std::string(midway.empty() ? "" : ", ") + "`" + e.run_id + "` at " +
+                  std::to_string(e.threads) + " threads (" + format_number(e.start_ns, 4) + " -> " +
+                  format_number(e.end_ns, 4) + " ns)";
+      }
+      if (!midway.empty()) {
+        md << " Some moved while their rows ran (`ceiling_barrier` -> `ceiling_barrier_end`): " << midway << ".";
+      } else if (!both_ends.empty()) {
+        md << " None of the " << both_ends.size()
+           << " run(s) that measured it at both ends moved while its rows ran (`ceiling_barrier_end`).";
+      }
+      md << "\n\n";
     }
   }
   if (!any) md << "No ceiling rows in the input: roofs and % of ceiling are not available.\n\n";

@@ -156,25 +156,53 @@ class SideCeilings {
   // Median over the group's runs of each run's crossing at the row's threads and pinning; nullopt
   // for ceilings, one thread, or runs that did not measure it.
   std::optional<double> barrier_ns(const Group& g) const {
-    if (g.threads < 2) return std::nullopt;
+    std::vector<double> ns;
+    for (const auto& [run, ends] : run_crossings(g)) ns.push_back(ends.first);
+    return median(ns);
+  }
+  // The least and the most of every crossing of the group's runs, at either end of a run.
+  std::optional<std::pair<double, double>> crossing_span(const Group& g) const {
+    std::optional<std::pair<double, double>> span;
+    for (const auto& [run, ends] : run_crossings(g)) {
+      for (const auto x : {std::optional<double>(ends.first), ends.second}) {
+        if (!x) continue;
+        span = span ? std::pair(std::min(span->first, *x), std::max(span->second, *x)) : std::pair(*x, *x);
+      }
+    }
+    return span;
+  }
+  // Of the group's runs, how many measured the crossing at both ends, and in how many the two lie
+  // further apart than kBarrierMovedRatio (the host moved the vCPUs while the rows ran).
+  std::pair<int, int> runs_moved_midway(const Group& g) const {
+    int both = 0, moved = 0;
+    for (const auto& [run, ends] : run_crossings(g)) {
+      if (!ends.second) continue;
+      ++both;
+      moved += crossings_apart(ends.first, *ends.second);
+    }
+    return {both, moved};
+  }
+
+ private:
+  // run_id|threads|pin -> the run's crossing at its start and, where measured, its end; empty for
+  // ceilings, one thread, or runs that did not measure it.
+  std::map<std::string, std::pair<double, std::optional<double>>> run_crossings(const Group& g) const {
+    std::map<std::string, std::pair<double, std::optional<double>>> by_run;
+    if (g.threads < 2) return by_run;
     std::vector<const ResultRow*> rows = g.repetitions;
     if (rows.empty() && g.median_row) rows.push_back(g.median_row);
-    std::map<std::string, double> by_run;  // run_id|threads|pin -> crossing
     for (const ResultRow* r : rows) {
-      if (r->is_ceiling()) return std::nullopt;
+      if (r->is_ceiling()) return {};
       for (const RunCeilings& m : machines_) {
         if (const auto ns = m.barrier_ns(*r)) {
-          by_run[r->str(Col::run_id) + "|" + r->str(Col::threads) + "|" + r->str(Col::pin)] = *ns;
+          by_run[r->str(Col::run_id) + "|" + r->str(Col::threads) + "|" + r->str(Col::pin)] = {*ns, m.barrier_end_ns(*r)};
           break;
         }
       }
     }
-    std::vector<double> ns;
-    for (const auto& [run, x] : by_run) ns.push_back(x);
-    return median(ns);
+    return by_run;
   }
 
- private:
   std::vector<RunCeilings> machines_;
 };
 
@@ -261,6 +289,10 @@ Comparison compare_files(const Files& base_files, const Files& new_files, const 
     c.new_pct = median(values(ng, Col::pct_of_ceiling));
     c.base_barrier_ns = base_ceilings.barrier_ns(bg);
     c.new_barrier_ns = new_ceilings.barrier_ns(ng);
+    const auto [base_both, base_moved] = base_ceilings.runs_moved_midway(bg);
+    const auto [new_both, new_moved] = new_ceilings.runs_moved_midway(ng);
+    c.runs_crossing_both_ends = base_both + new_both;
+    c.runs_moved_midway = base_moved + new_moved;
     c.time_ratio = c.base_ns > 0 ? c.new_ns / c.base_ns : NAN;
     c.change = c.time_ratio - 1;
     const double base_best = *std::min_element(base_ns.begin(), base_ns.end());
@@ -311,10 +343,10 @@ Comparison compare_rounds(const std::vector<std::vector<ResultRow>>& base,
         const auto base_ns = median(values(b->second, Col::ns_per_step)), new_ns = median(values(n->second, Col::ns_per_step));
         if (!base_ns || !new_ns || !(*base_ns > 0)) continue;
         c.round_ratios.push_back(*new_ns / *base_ns);
-        const auto base_x = base_ceilings.barrier_ns(b->second), new_x = new_ceilings.barrier_ns(n->second);
+        const auto base_x = base_ceilings.crossing_span(b->second), new_x = new_ceilings.crossing_span(n->second);
         if (!base_x || !new_x) continue;
         ++c.rounds_crossing_measured;
-        if (crossings_apart(*base_x, *new_x)) {
+        if (crossings_apart(std::min(base_x->first, new_x->first), std::max(base_x->second, new_x->second))) {
           ++c.rounds_placed_apart;
         } else {
           same_placement.push_back(c.round_ratios.back());

@@ -44,6 +44,10 @@ struct ComparedConfig {
   // ceiling_barrier (one crossing of the per-layer barrier, ns) at the row's threads and pinning;
   // nullopt where no run of that side measured it.
   std::optional<double> base_barrier_ns, new_barrier_ns;
+  // Of both sides' runs of such a row, how many measured the crossing again after their last
+  // benchmark (ceiling_barrier_end), and in how many the two ends lie further apart than
+  // kBarrierMovedRatio: the host moved the vCPUs while that run's rows ran.
+  int runs_crossing_both_ends = 0, runs_moved_midway = 0;
   double time_ratio = 1;                    // new / base
   double change = 0;                        // time_ratio - 1 (> 0: slower)
   // Fastest repetition of new over fastest of base, over every run of each side. On a shared
@@ -67,8 +71,9 @@ struct ComparedConfig {
   std::vector<double> round_ratios;
   std::optional<double> paired_p;
   // Of those rounds, how many had the per-layer barrier's crossing measured by both runs, and in
-  // how many of them the two crossings were further apart than kBarrierMovedRatio: the arms ran
-  // on different vCPU placements in that round (multi-threaded rows only).
+  // how many of them the least and the most of the round's crossings (both runs, at each run's
+  // start and, where measured, its end) were further apart than kBarrierMovedRatio: the arms, or
+  // one arm's rows, ran on different vCPU placements in that round (multi-threaded rows only).
   int rounds_crossing_measured = 0, rounds_placed_apart = 0;
   // Where some rounds were placed apart: the median ratio of the rounds whose two crossings were
   // not (nullopt without any). Informational: the verdict keeps every round, since a change to

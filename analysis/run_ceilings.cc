@@ -26,10 +26,12 @@ RunCeilings::RunCeilings(const MachineResults& m) {
       }
       continue;
     }
-    if (r.str(Col::benchmark) == "ceiling_barrier") {
+    if (const bool end = r.str(Col::benchmark) == "ceiling_barrier_end"; end || r.str(Col::benchmark) == "ceiling_barrier") {
       if (const auto ns = r.num(Col::ns_per_step); ns && *ns > 0) {
-        auto [it, inserted] = barrier_.emplace(group(r), *ns);
+        auto [it, inserted] = (end ? barrier_end_ : barrier_).emplace(group(r), *ns);
         if (!inserted) it->second = std::min(it->second, *ns);
+        barrier_group_.emplace(group(r), CrossingEnds{r.str(Col::run_id), r.str(Col::pin),
+                                                      static_cast<int>(r.num_or(Col::threads, 0)), 0, 0});
       }
       continue;
     }
@@ -71,6 +73,25 @@ std::optional<double> RunCeilings::barrier_ns(const ResultRow& row) const {
   const auto it = barrier_.find(group(row));
   if (it == barrier_.end()) return std::nullopt;
   return it->second;
+}
+
+std::optional<double> RunCeilings::barrier_end_ns(const ResultRow& row) const {
+  const auto it = barrier_end_.find(group(row));
+  if (it == barrier_end_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<RunCeilings::CrossingEnds> RunCeilings::crossing_ends() const {
+  std::vector<CrossingEnds> out;
+  for (const auto& [key, start_ns] : barrier_) {
+    const auto end = barrier_end_.find(key);
+    if (end == barrier_end_.end()) continue;
+    CrossingEnds c = barrier_group_.at(key);
+    c.start_ns = start_ns;
+    c.end_ns = end->second;
+    out.push_back(std::move(c));
+  }
+  return out;
 }
 
 std::optional<double> RunCeilings::core_fraction(const ResultRow& row) const {

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analysis/machine_results.h"
 
@@ -30,6 +31,16 @@ class RunCeilings {
   // Least ns per crossing of ceiling_barrier (the per-layer barrier crossed back to back) in
   // `row`'s run at its thread count and pinning; nullopt when not measured (files before it).
   std::optional<double> barrier_ns(const ResultRow& row) const;
+  // Likewise for ceiling_barrier_end, the crossing measured again after the run's last benchmark
+  // (runs since 2026-12-02g); nullopt where the run has none.
+  std::optional<double> barrier_end_ns(const ResultRow& row) const;
+  // Every (run, threads, pin) that measured the crossing at both ends, in run_id order.
+  struct CrossingEnds {
+    std::string run_id, pin;
+    int threads = 0;
+    double start_ns = 0, end_ns = 0;
+  };
+  std::vector<CrossingEnds> crossing_ends() const;
   // A `--ceiling-bracket` row's core bracket (core_before_gflops, core_after_gflops): its slower
   // end as a fraction of the fastest the same workers were seen to run FMAs in its run (the
   // start-of-run ceiling_fma or either end); nullopt for rows without a core bracket.
@@ -43,6 +54,8 @@ class RunCeilings {
   std::map<std::string, double> best_;  // ceiling|run_id|threads|pin|level -> GB/s
   std::map<std::string, double> fma_;   // run_id|threads|pin -> GFLOP/s
   std::map<std::string, double> barrier_;  // run_id|threads|pin -> ns per crossing
+  std::map<std::string, double> barrier_end_;  // likewise, ceiling_barrier_end
+  std::map<std::string, CrossingEnds> barrier_group_;  // run_id|threads|pin -> its run, threads, pin
 };
 
 // A `kvbench run --ceiling-bracket` row's ceiling_after_gbps / ceiling_before_gbps - 1: how far

@@ -611,21 +611,66 @@ std::string benchmark_name(const DecodeConfig& c, Family f, const VariantParams&
   return name;
 }
 
-// Measures the ceilings of one (threads, pin) group and writes their rows. With `keep`
-// (--ceiling-bracket) every kind of a level is measured on one buffer, which is then kept there
-// under "threads|pin|level" for the brackets: a DRAM buffer is touched once, not once per kind
-// and again for the first bracket.
-void measure_ceilings(const Topology& topo, int threads, const std::string& pin,
-                      const RunSettings& settings, const RunMetadata& meta,
-                      const Placement& placement, const std::vector<std::string>& events,
-                      CsvWriter* writer, std::map<std::string, double>* read_ceiling,
-                      std::map<std::string, double>* copy_ceiling,
-                      std::map<std::string, std::unique_ptr<CeilingBuffer>>* keep) {
-  ThreadPool pool(topo, threads, parse_pin_policy(pin));
+// One ceiling row of a (threads, pin) group, `name` its benchmark; a bandwidth row carries the
+// group's read ceiling of its level where measured.
+void write_ceiling_row(const CeilingResult& r, const char* name, int threads, const std::string& pin,
+                       const std::string& pu_list, const RunMetadata& meta, const Placement& placement,
+                       const std::vector<std::string>& events, const std::map<std::string, double>& read_ceiling,
+                       CsvWriter* writer) {
+  CsvRow row = metadata_columns(meta);
+  row.emplace_back("benchmark", name);
+  row.emplace_back("batch", "1");
+  row.emplace_back("threads", std::to_string(threads));
+  row.emplace_back("pin", pin);
+  row.emplace_back("pu_list", pu_list);
+  row.emplace_back("placement", placement_name(placement));
+  const bool buffered = r.kind != CeilingKind::kFma && r.kind != CeilingKind::kBarrier;
+  row.emplace_back("thp", buffered ? thp_state_name(r.thp) : "");
+  row.emplace_back("ws_level", r.level);
+  Measurement m;
+  m.iterations = r.iterations;
+  m.ns_per_step = r.ns_per_sweep;
+  m.gbps = r.gbps;
+  m.gflops = r.gflops;
+  Cost cost;
+  cost.bytes_read = r.bytes_read;
+  cost.bytes_written = r.bytes_written;
+  cost.flops = r.flops;
+  std::optional<double> ceiling;
+  if (const auto it = read_ceiling.find(ceiling_group_key(threads, pin) + "|" + r.level); it != read_ceiling.end()) {
+    ceiling = it->second;
+  }
+  for (auto& cell : measurement_columns(m, cost, r.working_set_bytes, meta.llc_bytes, buffered ? ceiling : std::nullopt)) {
+    row.push_back(std::move(cell));
+  }
+  row.emplace_back("valid", "1");
+  // Counters are not read around ceilings: say so rather than leave a silent gap.
+  for (const std::string& e : events) {
+    row.emplace_back("c:" + e, "");
+    row.emplace_back("c:" + e + ":status", "not_read");
+  }
+  writer->write(row);
+}
+
+CeilingOptions run_ceiling_options(const Placement& placement) {
   CeilingOptions opt;
   opt.placement = placement;
   opt.min_seconds = 0.1;
   opt.repetitions = 3;
+  return opt;
+}
+
+// Measures the ceilings of one (threads, pin) group and writes their rows; returns the barrier's
+// crossing (ns), which every set measures. With `keep` (--ceiling-bracket) every kind of a level
+// is measured on one buffer, which is then kept there under "threads|pin|level" for the brackets:
+// a DRAM buffer is touched once, not once per kind and again for the first bracket.
+double measure_ceilings(const Topology& topo, int threads, const std::string& pin, const RunSettings& settings,
+                        const RunMetadata& meta, const Placement& placement, const std::vector<std::string>& events,
+                        CsvWriter* writer, std::map<std::string, double>* read_ceiling,
+                        std::map<std::string, double>* copy_ceiling,
+                        std::map<std::string, std::unique_ptr<CeilingBuffer>>* keep) {
+  ThreadPool pool(topo, threads, parse_pin_policy(pin));
+  const CeilingOptions opt = run_ceiling_options(placement);
   const std::string pu_list = pool.pu_list();
   std::vector<CeilingKind> kinds;  // per cache level; --ceilings barrier measures none
   if (settings.ceilings == CeilingSet::kRead) kinds = {CeilingKind::kRead};
@@ -660,42 +705,23 @@ void measure_ceilings(const Topology& topo, int threads, const std::string& pin,
     }
   }
   for (const CeilingResult& r : results) {
-    CsvRow row = metadata_columns(meta);
-    row.emplace_back("benchmark", ceiling_benchmark_name(r.kind));
-    row.emplace_back("batch", "1");
-    row.emplace_back("threads", std::to_string(threads));
-    row.emplace_back("pin", pin);
-    row.emplace_back("pu_list", pu_list);
-    row.emplace_back("placement", placement_name(placement));
-    const bool buffered = r.kind != CeilingKind::kFma && r.kind != CeilingKind::kBarrier;
-    row.emplace_back("thp", buffered ? thp_state_name(r.thp) : "");
-    row.emplace_back("ws_level", r.level);
-    Measurement m;
-    m.iterations = r.iterations;
-    m.ns_per_step = r.ns_per_sweep;
-    m.gbps = r.gbps;
-    m.gflops = r.gflops;
-    Cost cost;
-    cost.bytes_read = r.bytes_read;
-    cost.bytes_written = r.bytes_written;
-    cost.flops = r.flops;
-    std::optional<double> ceiling;
-    if (const auto it = read_ceiling->find(ceiling_group_key(threads, pin) + "|" + r.level);
-        it != read_ceiling->end()) {
-      ceiling = it->second;
-    }
-    for (auto& cell : measurement_columns(m, cost, r.working_set_bytes, meta.llc_bytes,
-                                          buffered ? ceiling : std::nullopt)) {
-      row.push_back(std::move(cell));
-    }
-    row.emplace_back("valid", "1");
-    // Counters are not read around ceilings: say so rather than leave a silent gap.
-    for (const std::string& e : events) {
-      row.emplace_back("c:" + e, "");
-      row.emplace_back("c:" + e + ":status", "not_read");
-    }
-    writer->write(row);
+    write_ceiling_row(r, ceiling_benchmark_name(r.kind), threads, pin, pu_list, meta, placement, events,
+                      *read_ceiling, writer);
   }
+  return results.back().ns_per_sweep;
+}
+
+// The barrier's crossing again once the run's benchmarks are done, on a pool pinned as the
+// start's was, written as kBarrierEndBenchmark; returns it (ns).
+double measure_barrier_end(const Topology& topo, int threads, const std::string& pin, const RunMetadata& meta,
+                           const Placement& placement, const std::vector<std::string>& events,
+                           const std::map<std::string, double>& read_ceiling, CsvWriter* writer) {
+  ThreadPool pool(topo, threads, parse_pin_policy(pin));
+  std::fprintf(stderr, "ceiling %s (%d threads)\n", kBarrierEndBenchmark, threads);
+  const CeilingResult r = measure_barrier(pool, run_ceiling_options(placement));
+  write_ceiling_row(r, kBarrierEndBenchmark, threads, pin, pool.pu_list(), meta, placement, events, read_ceiling,
+                    writer);
+  return r.ns_per_sweep;
 }
 
 // --llc, except that auto adds to a file (--resume, --append) with the LLC its rows were sized
@@ -1048,6 +1074,7 @@ int run_main(const std::vector<std::string>& raw_args) {
 
   // Ceilings first, per (threads, pin) group, so every row can carry its ceiling.
   std::set<std::pair<int, std::string>> needed;
+  std::map<std::pair<int, std::string>, double> start_crossing;  // ns, groups measured by this run
   for (const Entry& e : state.entries) {
     needed.insert({state.configs[e.config].threads, state.configs[e.config].pin});
   }
@@ -1063,9 +1090,9 @@ int run_main(const std::vector<std::string>& raw_args) {
       continue;
     }
     if (settings.ceilings != CeilingSet::kNone) {
-      measure_ceilings(*topo, threads, pin, settings, meta, placement, events, &writer,
-                       &state.read_ceiling, &state.copy_ceiling,
-                       settings.ceiling_bracket ? &state.bracket_buffers : nullptr);
+      start_crossing[{threads, pin}] =
+          measure_ceilings(*topo, threads, pin, settings, meta, placement, events, &writer, &state.read_ceiling,
+                           &state.copy_ceiling, settings.ceiling_bracket ? &state.bracket_buffers : nullptr);
     }
   }
 
@@ -1107,6 +1134,19 @@ int run_main(const std::vector<std::string>& raw_args) {
   benchmark::Shutdown();
   state.variant.reset();
   state.fixture.reset();
+  // The crossing again at the end: the host may have moved the vCPUs while the rows ran (on the
+  // 2-vCPU Zen 5 guest 2 of 27 runs crossed at the start in one placement and ran their rows in
+  // the other, results/epyc-zen5-2c-kvm-508m/placement/). Analysis judges the two.
+  std::string crossings;
+  for (const auto& [group, start_ns] : start_crossing) {
+    const double end_ns =
+        measure_barrier_end(*topo, group.first, group.second, meta, placement, events, state.read_ceiling, &writer);
+    if (group.first < 2) continue;  // one worker crosses alone: no placement to see
+    char line[160];
+    std::snprintf(line, sizeof line, "  %d threads, %s: %.0f ns at the start, %.0f ns at the end\n", group.first,
+                  group.second.c_str(), start_ns, end_ns);
+    crossings += line;
+  }
 
   // With --ceiling-bracket the last columns show each row's ceiling before -> after (GB/s) and
   // its workers' FMA burst before -> after (GFLOP/s).
@@ -1131,6 +1171,10 @@ int run_main(const std::vector<std::string>& raw_args) {
                     *s.barrier_wait_pct >= 1 ? s.barrier_slowest.c_str() : "");
     }
     std::printf("%-90s %9.2f %8s %5d%s%s\n", s.label.c_str(), s.gbps, pct, s.valid ? 1 : 0, bracket, wait);
+  }
+  if (!crossings.empty()) {
+    std::printf("\none crossing of the per-layer barrier (%s, %s):\n%s", ceiling_benchmark_name(CeilingKind::kBarrier),
+                kBarrierEndBenchmark, crossings.c_str());
   }
   std::printf("\nresults: %s (%d rows)\n", out.c_str(), writer.rows_written());
   if (state.invalid > 0 || state.errors > 0) {

@@ -16,6 +16,9 @@ class Topology;
 
 enum class CeilingKind { kRead, kWrite, kWriteNT, kCopy, kFma, kBarrier };
 const char* ceiling_benchmark_name(CeilingKind k);  // "ceiling_read", ... (CSV `benchmark`)
+// The barrier's crossing measured again after a run's last benchmark: a host that moves the
+// vCPUs while the rows run shows as a crossing far from the start's (ceiling_barrier).
+inline constexpr const char* kBarrierEndBenchmark = "ceiling_barrier_end";
 
 struct WorkingSet {
   std::string level;        // "L1", "L2", "L3", "DRAM"

@@ -558,15 +558,16 @@ TEST(CompareCommand, NotesCeilingsFarApart) {
 TEST(CompareCommand, NotesBarrierCrossingsFarApart) {
   const SyntheticMachine m;
   const auto dir = testing::scratch_dir("CompareCommand.BarrierCrossings");
-  const auto run = [&](double mean, unsigned seed, const std::string& crossing_ns) {
+  const auto run = [&](double mean, unsigned seed, const std::string& crossing_ns, const std::string& end_ns = "") {
     auto out = testing::repetition_rows(m, normal_times(mean, 0.01, 10, seed), "fp32", 1024, 2);
     const auto one = testing::repetition_rows(m, normal_times(mean, 0.01, 10, seed + 100), "fp32", 1024, 1);
     out.insert(out.end(), one.begin(), one.end());
-    if (!crossing_ns.empty()) {
+    for (const auto& [benchmark, ns] : {std::pair{"ceiling_barrier", crossing_ns}, std::pair{"ceiling_barrier_end", end_ns}}) {
+      if (ns.empty()) continue;
       for (int threads : {1, 2}) {
         CsvFields b = testing::repetition_rows(m, {1.0}, "fp32", 1024, threads).front();
-        b["benchmark"] = "ceiling_barrier";
-        b["ns_per_step"] = threads == 1 ? "12" : crossing_ns;
+        b["benchmark"] = benchmark;
+        b["ns_per_step"] = threads == 1 ? "12" : ns;
         out.push_back(b);
       }
     }
@@ -605,6 +606,19 @@ TEST(CompareCommand, NotesBarrierCrossingsFarApart) {
   }
   const auto cross = compare_to_md(base, moved, dir / "cross.md", {"--cross-cpu"});
   EXPECT_EQ(cross.text.find("barrier crossing"), std::string::npos) << cross.text;
+  // A run that started where the base did and ended elsewhere: the sides' starts agree, the run
+  // moved while its rows ran; one that ended within 2x of its start did not.
+  const auto midway = dir / "midway.csv", steady = dir / "steady.csv";
+  testing::write_text(midway, testing::to_csv(run(1e6, 5, "316", "62")));
+  testing::write_text(steady, testing::to_csv(run(1e6, 6, "316", "170")));
+  const auto moved_within = compare_to_md(base, midway, dir / "midway.md");
+  EXPECT_EQ(moved_within.text.find("barrier crossing 316"), std::string::npos) << moved_within.text;
+  EXPECT_NE(moved_within.text.find("barrier crossing moved > 2.0x within 1 of 1 runs"), std::string::npos)
+      << moved_within.text;
+  EXPECT_NE(moved_within.text.find("1 configuration(s) had runs whose crossing of the per-layer barrier at their end"),
+            std::string::npos)
+      << moved_within.text;
+  EXPECT_EQ(compare_to_md(base, steady, dir / "steady.md").text.find("moved > 2.0x"), std::string::npos);
   EXPECT_EQ(barrier_change_note(316.0, std::nullopt), "");
   EXPECT_EQ(barrier_change_note(100.0, 200.0), "");  // exactly 2 apart: not beyond it
   EXPECT_EQ(barrier_change_note(62.0, 316.0), "barrier crossing 62.0 -> 316 ns");
@@ -615,7 +629,8 @@ TEST(CompareCommand, NotesBarrierCrossingsFarApart) {
 // stay within 2x.
 TEST(CompareCommand, CountsRoundsWhoseArmsRanOnDifferentPlacements) {
   const auto dir = testing::scratch_dir("CompareCommand.PlacedApartRounds");
-  const auto run = [&](const std::string& run_id, double mean, unsigned seed, const std::string& crossing_ns) {
+  const auto run = [&](const std::string& run_id, double mean, unsigned seed, const std::string& crossing_ns,
+                       const std::string& end_ns = "") {
     SyntheticMachine m;
     m.run_id = run_id;
     auto out = testing::repetition_rows(m, normal_times(mean, 0.01, 5, seed), "fp32", 1024, 2);
@@ -623,29 +638,40 @@ TEST(CompareCommand, CountsRoundsWhoseArmsRanOnDifferentPlacements) {
     b["benchmark"] = "ceiling_barrier";
     b["ns_per_step"] = crossing_ns;
     out.push_back(b);
+    if (!end_ns.empty()) {
+      b["benchmark"] = "ceiling_barrier_end";
+      b["ns_per_step"] = end_ns;
+      out.push_back(b);
+    }
     return out;
   };
   std::string base, next;
-  for (int i = 0; i < 4; ++i) {
+  // Rounds 2 and 3 ran the new arm on the other placement; round 4's base run moved there after
+  // its crossing (its end reads 90) and took 1.6x its time: the round counts as placed apart.
+  for (int i = 0; i < 5; ++i) {
     const auto b = dir / ("base-" + std::to_string(i) + ".csv"), n = dir / ("new-" + std::to_string(i) + ".csv");
-    testing::write_text(b, testing::to_csv(run("b" + std::to_string(i), 1e6, 10 + i, "300")));
-    testing::write_text(n, testing::to_csv(run("n" + std::to_string(i), i < 2 ? 1e6 : 0.6e6, 20 + i, i < 2 ? "300" : "90")));
+    testing::write_text(b, testing::to_csv(run("b" + std::to_string(i), i < 4 ? 1e6 : 1.6e6, 10 + i, "300",
+                                               i == 4 ? "90" : "310")));
+    testing::write_text(n, testing::to_csv(run("n" + std::to_string(i), i == 2 || i == 3 ? 0.6e6 : 1e6, 20 + i,
+                                               i == 2 || i == 3 ? "90" : "300")));
     base += (i ? "," : "") + b.string();
     next += (i ? "," : "") + n.string();
   }
   const auto md = dir / "rounds.md";
   testing::run_command(compare_main, {"compare", base, next, "--format", "md", "--out", md.string()});
   const std::string text = read(md);
-  // The rounds on one placement read about 1.00; the two placed apart 0.6.
-  EXPECT_NE(text.find("arms' barrier crossings > 2.0x apart in 2 of 4 rounds (the others' median ratio 1.0"),
+  // The rounds on one placement read about 1.00; those placed apart 0.6, 0.6 and 0.63.
+  EXPECT_NE(text.find("arms' barrier crossings > 2.0x apart in 3 of 5 rounds (the others' median ratio 1.0"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("1 configuration(s) had rounds whose two runs crossed"), std::string::npos) << text;
-  EXPECT_EQ(text.find("barrier crossing 300"), std::string::npos) << text;  // medians 300 and 195
-  // The same runs paired with themselves: every round on one placement, no note.
+  EXPECT_NE(text.find("1 configuration(s) had rounds whose crossings of the per-layer barrier"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("barrier crossing 300"), std::string::npos) << text;  // medians 300 and 300
+  EXPECT_EQ(text.find("moved > 2.0x within"), std::string::npos) << text;  // the rounds count it
+  // The new runs paired with themselves: every round on one placement, no note.
   const auto same = dir / "same.md";
-  testing::run_command(compare_main, {"compare", base, base, "--format", "md", "--out", same.string()});
-  EXPECT_EQ(read(same).find("rounds whose two runs crossed"), std::string::npos) << read(same);
+  testing::run_command(compare_main, {"compare", next, next, "--format", "md", "--out", same.string()});
+  EXPECT_EQ(read(same).find("rounds whose crossings"), std::string::npos) << read(same);
 }
 
 TEST(CompareCommand, BadInputIsExitTwo) {

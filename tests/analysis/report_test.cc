@@ -390,6 +390,29 @@ TEST(ReportCommand, RowsOneBarrierPerLayerKeepsFromTheTargetAreNamed) {
   EXPECT_NE(placed.find("Its runs crossed the per-layer barrier more than 2.0x apart at 2 threads (2500 and 6000 ns)"),
             std::string::npos)
       << placed.substr(placed.find("## Measured ceilings"), 2000);
+  EXPECT_EQ(placed.find("ceiling_barrier_end"), std::string::npos);  // no run measured its end
+  // Crossed again at each run's end: the first run's end 2.8x from its start, so it moved while its
+  // rows ran; the second's within 2x of its start.
+  testing::CsvFields end_x = barrier, end_y = slower;
+  end_x["benchmark"] = end_y["benchmark"] = "ceiling_barrier_end";
+  end_x["ns_per_step"] = "7000";
+  end_y["ns_per_step"] = "5000";
+  const std::string midway =
+      report_of(testing::scratch_dir("Report.BarrierMidway"), {llc, read, barrier, slower, end_x, end_y}, {});
+  EXPECT_NE(midway.find("| ceiling\\_barrier\\_end | - | ns per crossing | 5000 (slowest run 7000, 2 runs) |"),
+            std::string::npos)
+      << midway.substr(midway.find("## Measured ceilings"), 2000);
+  EXPECT_NE(midway.find("at 2 threads (2500 and 7000 ns)"), std::string::npos);
+  EXPECT_NE(midway.find("Some moved while their rows ran (`ceiling_barrier` -> `ceiling_barrier_end`): `" +
+                        barrier["run_id"] + "` at 2 threads (2500 -> 7000 ns)."),
+            std::string::npos)
+      << midway.substr(midway.find("## Measured ceilings"), 2000);
+  EXPECT_EQ(midway.find("run-2` at 2 threads"), std::string::npos);
+  end_x["ns_per_step"] = "3000";
+  const std::string steady =
+      report_of(testing::scratch_dir("Report.BarrierSteady"), {llc, read, barrier, slower, end_x, end_y}, {});
+  EXPECT_NE(steady.find("None of the 2 run(s) that measured it at both ends moved"), std::string::npos)
+      << steady.substr(steady.find("## Measured ceilings"), 2000);
 
   // The step split by what holds it: 10000 ns of bytes, 10000 of crossings, no wait column (2
   // threads: unknown), a rest of 0.

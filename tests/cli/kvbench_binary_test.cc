@@ -701,13 +701,21 @@ TEST_F(KvbenchBinary, CeilingsBarrierMeasuresOnlyTheCrossing) {
   const Result r = run("run --config ci-smoke --benchmarks decode_step --dtype fp32 --context 64 --threads 1,2 "
                        "--repetitions 1 --ceilings barrier --out barrier.csv");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
-  std::map<std::string, int> barrier_by_threads;
+  // The crossing at the start, then once more after the last benchmark (the rows between).
+  std::map<std::string, int> barrier_by_threads, end_by_threads;
   int decode_rows = 0;
   for (const auto& row : read_csv(dir_ / "barrier.csv").rows) {
     const std::string& b = row.at("benchmark");
     if (b.rfind("ceiling_", 0) == 0) {
-      EXPECT_EQ(b, "ceiling_barrier");
       EXPECT_GT(std::stod(row.at("ns_per_step")), 0);
+      EXPECT_FALSE(row.at("pu_list").empty());
+      if (b == "ceiling_barrier_end") {
+        EXPECT_GT(decode_rows, 0);
+        ++end_by_threads[row.at("threads")];
+        continue;
+      }
+      EXPECT_EQ(b, "ceiling_barrier");
+      EXPECT_EQ(decode_rows, 0);
       ++barrier_by_threads[row.at("threads")];
       continue;
     }
@@ -716,7 +724,11 @@ TEST_F(KvbenchBinary, CeilingsBarrierMeasuresOnlyTheCrossing) {
     EXPECT_EQ(row.at("pct_of_ceiling"), "") << b;
   }
   EXPECT_EQ(barrier_by_threads, (std::map<std::string, int>{{"1", 1}, {"2", 1}}));
+  EXPECT_EQ(end_by_threads, barrier_by_threads);
   EXPECT_GT(decode_rows, 0);
+  EXPECT_NE(r.out.find("one crossing of the per-layer barrier (ceiling_barrier, ceiling_barrier_end):\n  2 threads, compact: "),
+            std::string::npos)
+      << r.out;
   const Result bad = run("run --config ci-smoke --ceilings barriers --out bad.csv");
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("expected all, read, barrier or none"), std::string::npos) << bad.err;
