@@ -22,14 +22,14 @@ namespace po = boost::program_options;
 namespace {
 
 struct Options {
-  std::string base, next, format = "console", out, match_threads = "exact", p_adjust = "holm";
+  std::string base, next, format = "console", out, match_threads = "exact", p_adjust = "holm", gate = "all";
   bool strict = false, force = false, cross_cpu = false;
   CompareOptions compare;
 };
 
 const char* kUsage =
     "usage: kvbench compare <base.csv> <new.csv> [--threshold F] [--alpha F] [--p-adjust holm|none]\n"
-    "                       [--strict] [--cross-cpu]\n"
+    "                       [--strict] [--cross-cpu] [--gate all|kernels]\n"
     "                       [--match-threads exact|max] [--format console|csv|md] [--out FILE [--force]]\n"
     "       kvbench compare <base1.csv>,<base2.csv>,... <new1.csv>,<new2.csv>,...  (rounds: basei and newi\n"
     "                       ran back to back; each configuration judged on the rounds' time ratios)";
@@ -71,7 +71,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
       "exact: match on thread count; max: compare each side at its largest thread count")(
       "format", po::value(&o.format)->default_value("console"), "console, csv or md")(
       "out", po::value(&o.out), "write the table to FILE instead of stdout")(
-      "force", po::bool_switch(&o.force), "replace an existing --out file");
+      "force", po::bool_switch(&o.force), "replace an existing --out file")(
+      "gate", po::value(&o.gate)->default_value("all"),
+      "which significant slowdowns set exit status 1: all (ceiling rows too: the machine got slower) or "
+      "kernels (ceiling_* rows shown, not counted: an A/B of code on one machine, as kvbench ab runs it)");
   po::options_description all;
   all.add(visible).add_options()("base", po::value(&o.base))("new", po::value(&o.next));
   po::positional_options_description positional;
@@ -88,6 +91,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
   } else {
     throw InputError("--match-threads: unknown mode '" + o.match_threads + "' (exact, max)");
   }
+  if (o.gate != "all" && o.gate != "kernels") throw InputError("--gate: unknown value '" + o.gate + "' (all, kernels)");
   if (o.p_adjust == "holm") {
     o.compare.p_adjust = PAdjust::kHolm;
   } else if (o.p_adjust == "none") {
@@ -320,6 +324,15 @@ int compare_main(int argc, char** argv) {
       }
       text << "\n" << c.rows.size() << " matched configuration(s): " << slower << " significantly slower, " << faster
            << " significantly faster.\n";
+      if (o.gate == "kernels") {
+        const auto ceilings_slower = std::count_if(c.rows.begin(), c.rows.end(), [](const ComparedConfig& r) {
+          return r.verdict == Verdict::kSlower && r.significant && r.base_example->is_ceiling();
+        });
+        text << "Exit status from kernel rows only (--gate kernels): ceiling_* rows measure the machine, which "
+                "both arms share";
+        if (ceilings_slower) text << "; " << ceilings_slower << " of them significantly slower";
+        text << ".\n";
+      }
       // What the adjustment held back: rows a single test would have flagged. Noise, or a change
       // too small for this many rounds to show among this many rows.
       std::size_t alone = 0;
@@ -400,7 +413,7 @@ int compare_main(int argc, char** argv) {
       // Keep a human summary on the console when the table goes to a file.
       std::cout << "kvbench compare: wrote " << o.out << "\n";
     }
-    return c.any_significant_slowdown() ? kExitRegression : kExitOk;
+    return c.any_significant_slowdown(o.gate == "all") ? kExitRegression : kExitOk;
   } catch (...) {
     return report_current_exception("compare", kExitBadInput);
   }

@@ -28,9 +28,10 @@ std::optional<double> ComparedConfig::p_value() const {
   return std::nullopt;
 }
 
-bool Comparison::any_significant_slowdown() const {
-  return std::any_of(rows.begin(), rows.end(),
-                     [](const ComparedConfig& c) { return c.verdict == Verdict::kSlower && c.significant; });
+bool Comparison::any_significant_slowdown(bool count_ceilings) const {
+  return std::any_of(rows.begin(), rows.end(), [count_ceilings](const ComparedConfig& c) {
+    return c.verdict == Verdict::kSlower && c.significant && (count_ceilings || !c.base_example->is_ceiling());
+  });
 }
 
 std::vector<Col> match_columns(MatchThreads mode) {

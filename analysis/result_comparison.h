@@ -92,7 +92,9 @@ struct Comparison {
   std::vector<std::string> environment_differences;  // "cpu_model: 'A' vs 'B'"
   bool cpu_differs = false;
   std::size_t rounds = 0;  // compare_rounds: runs paired as rounds (0: pooled, or one run a side)
-  bool any_significant_slowdown() const;
+  // Whether some configuration is significantly slower; ceiling_* rows count only with
+  // `count_ceilings` (they measure the machine, not the code).
+  bool any_significant_slowdown(bool count_ceilings = true) const;
 };
 
 // Configuration key used for matching (threads and pin dropped under MatchThreads::kMax).

@@ -174,7 +174,8 @@ int ab_main(const std::vector<std::string>& all_args) {
       "DIR/compare.md the verdict. Every run gets the --llc decided once before the first, unless\n"
       "--llc is among the options here (one in a --config file is overridden); against a binary\n"
       "whose run takes no --llc (an older build, sized from hwloc's LLC) the other arm gets\n"
-      "--llc hwloc. Exit status: compare's (1 where new is significantly slower)");
+      "--llc hwloc. Exit status: compare's (1 where new is significantly slower; with --gate kernels, the\n"
+      "default, in a kernel row: the ceiling_* rows measure the machine both arms share)");
   desc.add_options()("help,h", "this help")
       ("dir", po::value<std::string>(), "folder for the runs' CSVs, logs and the comparison (new or empty)")
       ("base", po::value<std::string>(), "the base arm's kvbench binary (default: this one)")
@@ -189,7 +190,10 @@ int ab_main(const std::vector<std::string>& all_args) {
        "seconds after which no further round starts, once 2 have run (0: all rounds)")
       ("threshold", po::value<double>()->default_value(0.05, "0.05"), "passed to kvbench compare")
       ("alpha", po::value<double>()->default_value(0.05, "0.05"), "passed to kvbench compare")
-      ("p-adjust", po::value<std::string>()->default_value("holm"), "passed to kvbench compare (holm, none)");
+      ("p-adjust", po::value<std::string>()->default_value("holm"), "passed to kvbench compare (holm, none)")
+      ("gate", po::value<std::string>()->default_value("kernels"),
+       "passed to kvbench compare: kernels (ceiling rows do not set the exit status) or all (they do: an A/B "
+       "of the ceilings' own code)");
   po::variables_map vm;
   if (parse_layered_or_help(args, desc, &vm, "custom")) return 0;
   if (!vm.count("dir")) throw UsageError("kvbench ab needs --dir, the folder for its runs");
@@ -203,6 +207,8 @@ int ab_main(const std::vector<std::string>& all_args) {
   if (!(threshold >= 0)) throw UsageError("bad value for --threshold: expected a relative change >= 0");
   if (!(alpha > 0 && alpha < 1)) throw UsageError("bad value for --alpha: expected a level between 0 and 1");
   const std::string p_adjust = vm["p-adjust"].as<std::string>();
+  const std::string gate = vm["gate"].as<std::string>();
+  if (gate != "kernels" && gate != "all") throw UsageError("--gate: unknown value '" + gate + "' (kernels, all)");
   if (p_adjust != "holm" && p_adjust != "none")
     throw UsageError("--p-adjust: unknown adjustment '" + p_adjust + "' (holm, none)");
   std::error_code ec;
@@ -305,7 +311,7 @@ int ab_main(const std::vector<std::string>& all_args) {
   };
   std::vector<std::string> compare = {self, "compare", joined(files["base"]), joined(files["new"]),
                                       "--threshold", exact_text(threshold), "--alpha", exact_text(alpha),
-                                      "--p-adjust", p_adjust};
+                                      "--p-adjust", p_adjust, "--gate", gate};
   std::vector<std::string> to_file = compare;
   to_file.insert(to_file.end(), {"--format", "md", "--out", (dir / "compare.md").string()});
   commands << shell_line({}, to_file) << "\n";

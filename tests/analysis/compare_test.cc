@@ -674,6 +674,43 @@ TEST(CompareCommand, CountsRoundsWhoseArmsRanOnDifferentPlacements) {
   EXPECT_EQ(read(same).find("rounds whose crossings"), std::string::npos) << read(same);
 }
 
+// A ceiling row significantly slower sets the exit status by default (the machine got slower);
+// under --gate kernels, as kvbench ab runs compare, it is shown but only kernel rows count.
+TEST(CompareCommand, GateKernelsLeavesCeilingRowsOutOfTheExitStatus) {
+  const SyntheticMachine m;
+  const auto dir = testing::scratch_dir("CompareCommand.GateKernels");
+  const auto run = [&](double ceiling_ns, unsigned seed) {
+    auto out = testing::repetition_rows(m, normal_times(1e6, 0.01, 10, seed), "fp32", 1024, 2);
+    for (CsvFields row : testing::repetition_rows(m, normal_times(ceiling_ns, 0.01, 10, seed + 50), "fp32", 1024, 2)) {
+      row["benchmark"] = "ceiling_barrier";
+      out.push_back(row);
+    }
+    return out;
+  };
+  const auto base = dir / "base.csv", slow_ceiling = dir / "slow-ceiling.csv";
+  testing::write_text(base, testing::to_csv(run(300, 1)));
+  testing::write_text(slow_ceiling, testing::to_csv(run(450, 2)));
+  const auto all = compare_to_md(base, slow_ceiling, dir / "all.md");
+  EXPECT_EQ(all.exit_status, 1) << all.text;
+  EXPECT_NE(all.text.find("2 matched configuration(s): 1 significantly slower"), std::string::npos) << all.text;
+  EXPECT_EQ(all.text.find("--gate kernels"), std::string::npos) << all.text;
+  const auto kernels = compare_to_md(base, slow_ceiling, dir / "kernels.md", {"--gate", "kernels"});
+  EXPECT_EQ(kernels.exit_status, 0) << kernels.text;
+  EXPECT_NE(kernels.text.find("Exit status from kernel rows only (--gate kernels): ceiling_* rows measure the "
+                              "machine, which both arms share; 1 of them significantly slower."),
+            std::string::npos)
+      << kernels.text;
+  // A kernel row slower still fails under it.
+  const auto slow_kernel = dir / "slow-kernel.csv";
+  auto fields = run(300, 3);
+  for (CsvFields& row : fields) {
+    if (row["benchmark"] != "ceiling_barrier") row["ns_per_step"] = std::to_string(std::stod(row["ns_per_step"]) * 1.2);
+  }
+  testing::write_text(slow_kernel, testing::to_csv(fields));
+  EXPECT_EQ(compare_to_md(base, slow_kernel, dir / "kernel.md", {"--gate", "kernels"}).exit_status, 1);
+  EXPECT_EQ(testing::run_command(compare_main, {"compare", base.string(), base.string(), "--gate", "ceilings"}), 2);
+}
+
 TEST(CompareCommand, BadInputIsExitTwo) {
   const auto f = write_files("BadInput");
   testing::write_text(f.dir / "empty.csv", "");

@@ -612,6 +612,7 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
       {"ab --dir d -- --config ci-smoke --out x.csv", "leave out --out", true},
       {"ab --dir d --alpha 2 -- --config ci-smoke", "bad value for --alpha", true},
       {"ab --dir d --p-adjust bh -- --config ci-smoke", "unknown adjustment 'bh'", true},
+      {"ab --dir d --gate ceilings -- --config ci-smoke", "--gate: unknown value 'ceilings'", true},
       {"ab --dir d --new-args --resume -- --config ci-smoke", "leave out --resume", true},
       {"ab --dir d -- --config ci-smoke --dtype fp33 --llc 8MiB",
        "round 1's base run exited 2 (d/base-1.log: kvbench: error: bad value 'fp33' for --dtype", true},
@@ -745,6 +746,8 @@ TEST_F(KvbenchBinary, AbAlternatesTheArmsAndComparesTheRounds) {
   EXPECT_NE(r.out.find("3 rounds: base file i against new file i"), std::string::npos) << r.out;
   EXPECT_NE(slurp(dir_ / "ab" / "compare.md").find("round_ratios"), std::string::npos);
   EXPECT_NE(slurp(dir_ / "ab" / "compare.md").find("p_holm"), std::string::npos);
+  EXPECT_NE(slurp(dir_ / "ab" / "compare.md").find("Exit status from kernel rows only (--gate kernels)"),
+            std::string::npos);
   std::set<std::string> llc;
   for (const std::string arm : {"base", "new"}) {
     for (int round = 1; round <= 3; ++round) {
