@@ -214,8 +214,8 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
     if (!apart.empty()) {
       md << "Its runs crossed the per-layer barrier more than " << format_number(kBarrierMovedRatio, 2)
          << "x apart at " << apart
-         << ": the host placed the vCPUs differently between them or during one, so its multi-threaded rows of different runs "
-            "compare only within one placement (`kvbench compare` notes such rows).";
+         << ": the host placed the vCPUs differently between them or during one, so its multi-threaded rows of "
+            "different runs compare only within one placement (`kvbench compare` notes such rows).";
       // Which runs moved while their rows ran: their crossing at the end is far from the start's.
       std::string midway;
       std::set<std::string> both_ends;  // runs

@@ -196,7 +196,8 @@ class SideCeilings {
       if (r->is_ceiling()) return {};
       for (const RunCeilings& m : machines_) {
         if (const auto ns = m.barrier_ns(*r)) {
-          by_run[r->str(Col::run_id) + "|" + r->str(Col::threads) + "|" + r->str(Col::pin)] = {*ns, m.barrier_end_ns(*r)};
+          const std::string run = r->str(Col::run_id) + "|" + r->str(Col::threads) + "|" + r->str(Col::pin);
+          by_run[run] = {*ns, m.barrier_end_ns(*r)};
           break;
         }
       }

@@ -19,14 +19,15 @@ std::string key(const std::string& ceiling, const ResultRow& row, const std::str
 RunCeilings::RunCeilings(const MachineResults& m) {
   for (const ResultRow& r : m.summaries) {
     if (!r.is_ceiling()) continue;
-    if (r.str(Col::benchmark) == "ceiling_fma") {
+    const std::string& benchmark = r.str(Col::benchmark);
+    if (benchmark == "ceiling_fma") {
       if (const auto f = r.num(Col::gflops); f && *f > 0) {
         auto [it, inserted] = fma_.emplace(group(r), *f);
         if (!inserted) it->second = std::max(it->second, *f);
       }
       continue;
     }
-    if (const bool end = r.str(Col::benchmark) == "ceiling_barrier_end"; end || r.str(Col::benchmark) == "ceiling_barrier") {
+    if (const bool end = benchmark == "ceiling_barrier_end"; end || benchmark == "ceiling_barrier") {
       if (const auto ns = r.num(Col::ns_per_step); ns && *ns > 0) {
         auto [it, inserted] = (end ? barrier_end_ : barrier_).emplace(group(r), *ns);
         if (!inserted) it->second = std::min(it->second, *ns);
@@ -37,7 +38,7 @@ RunCeilings::RunCeilings(const MachineResults& m) {
     }
     const auto g = attained_gbps(r);
     if (!g || !(*g > 0)) continue;
-    auto [it, inserted] = best_.emplace(key(r.str(Col::benchmark), r, r.str(Col::ws_level)), *g);
+    auto [it, inserted] = best_.emplace(key(benchmark, r, r.str(Col::ws_level)), *g);
     if (!inserted) it->second = std::max(it->second, *g);
   }
 }

@@ -640,7 +640,8 @@ void write_ceiling_row(const CeilingResult& r, const char* name, int threads, co
   if (const auto it = read_ceiling.find(ceiling_group_key(threads, pin) + "|" + r.level); it != read_ceiling.end()) {
     ceiling = it->second;
   }
-  for (auto& cell : measurement_columns(m, cost, r.working_set_bytes, meta.llc_bytes, buffered ? ceiling : std::nullopt)) {
+  for (auto& cell :
+       measurement_columns(m, cost, r.working_set_bytes, meta.llc_bytes, buffered ? ceiling : std::nullopt)) {
     row.push_back(std::move(cell));
   }
   row.emplace_back("valid", "1");

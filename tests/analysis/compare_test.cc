@@ -562,7 +562,8 @@ TEST(CompareCommand, NotesBarrierCrossingsFarApart) {
     auto out = testing::repetition_rows(m, normal_times(mean, 0.01, 10, seed), "fp32", 1024, 2);
     const auto one = testing::repetition_rows(m, normal_times(mean, 0.01, 10, seed + 100), "fp32", 1024, 1);
     out.insert(out.end(), one.begin(), one.end());
-    for (const auto& [benchmark, ns] : {std::pair{"ceiling_barrier", crossing_ns}, std::pair{"ceiling_barrier_end", end_ns}}) {
+    for (const auto& [benchmark, ns] :
+         {std::pair{"ceiling_barrier", crossing_ns}, std::pair{"ceiling_barrier_end", end_ns}}) {
       if (ns.empty()) continue;
       for (int threads : {1, 2}) {
         CsvFields b = testing::repetition_rows(m, {1.0}, "fp32", 1024, threads).front();

@@ -727,7 +727,8 @@ TEST_F(KvbenchBinary, CeilingsBarrierMeasuresOnlyTheCrossing) {
   EXPECT_EQ(barrier_by_threads, (std::map<std::string, int>{{"1", 1}, {"2", 1}}));
   EXPECT_EQ(end_by_threads, barrier_by_threads);
   EXPECT_GT(decode_rows, 0);
-  EXPECT_NE(r.out.find("one crossing of the per-layer barrier (ceiling_barrier, ceiling_barrier_end):\n  2 threads, compact: "),
+  EXPECT_NE(r.out.find("one crossing of the per-layer barrier (ceiling_barrier, ceiling_barrier_end):\n"
+                       "  2 threads, compact: "),
             std::string::npos)
       << r.out;
   const Result bad = run("run --config ci-smoke --ceilings barriers --out bad.csv");
