@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
 
 #include "harness/error.h"
 #include "harness/topology.h"
+#include "tests/harness/synthetic_topology.h"
 
 namespace kvb {
 namespace {
@@ -243,8 +243,9 @@ TEST(LlcProbe, NoVisibleCacheKeepsHwloc) {
 }
 
 TEST(LlcProbe, AGivenSizeReplacesTheLlcForEverythingSizedFromIt) {
-  auto topo = Topology::discover();
-  if (topo->last_level() < 3) GTEST_SKIP() << "no shared cache level on this machine";
+  auto topo = testing::synthetic_topology(testing::kTwoCoresSharedL3);
+  ASSERT_EQ(topo->last_level(), 3);
+  EXPECT_EQ(topo->llc_bytes_for({}), 32 * kMiB);
   const std::int64_t hwloc_total = topo->llc_bytes_for({});
   const auto hwloc_level_bytes = topo->cache_bytes(topo->last_level());
   const LlcDecision d = apply_llc_setting(*topo, {.policy = LlcPolicy::kFixed, .bytes = 24 * kMiB}, 0);
@@ -262,10 +263,8 @@ TEST(LlcProbe, AGivenSizeReplacesTheLlcForEverythingSizedFromIt) {
 // hwloc showed no L3 in 6 of 29 runs of the Zen 5 guest within an hour. A given size still holds
 // there, as a level beyond the L2 that hwloc's identity columns leave empty; auto keeps the L2.
 TEST(LlcProbe, AGivenSizeHoldsWhereHwlocShowsNoCacheBeyondTheL2) {
-  ::setenv("HWLOC_SYNTHETIC", "Package:1 L2Cache:2(size=1048576) L1dCache:1(size=49152) Core:1 PU:1", 1);
-  auto topo = Topology::discover();
-  auto plain = Topology::discover();
-  ::unsetenv("HWLOC_SYNTHETIC");
+  auto topo = testing::synthetic_topology(testing::kTwoCoresNoL3);
+  auto plain = testing::synthetic_topology(testing::kTwoCoresNoL3);
   ASSERT_EQ(topo->last_level(), 2);
   ASSERT_EQ(topo->pu_count(), 2);
   const LlcDecision kept = apply_llc_setting(*plain, {.policy = LlcPolicy::kAuto}, 0);
@@ -284,9 +283,7 @@ TEST(LlcProbe, AGivenSizeHoldsWhereHwlocShowsNoCacheBeyondTheL2) {
   EXPECT_EQ(topo->hwloc_llc_bytes_for({}), 0);
   EXPECT_EQ(topo->os_disagreements().back(), d.summary);
   // A file's recorded size holds too.
-  ::setenv("HWLOC_SYNTHETIC", "Package:1 L2Cache:2(size=1048576) L1dCache:1(size=49152) Core:1 PU:1", 1);
-  auto again = Topology::discover();
-  ::unsetenv("HWLOC_SYNTHETIC");
+  auto again = testing::synthetic_topology(testing::kTwoCoresNoL3);
   const LlcDecision recorded = apply_llc_setting(
       *again, {.policy = LlcPolicy::kRecorded, .bytes = 32 * kMiB, .source = "measured", .recorded_in = "a.csv"}, 0);
   EXPECT_EQ(recorded.source, "measured");
