@@ -27,4 +27,9 @@ std::string barrier_change_note(std::optional<double> base_ns, std::optional<dou
   return "barrier crossing " + format_number(*base_ns, 3) + " -> " + format_number(*new_ns, 3) + " ns";
 }
 
+std::string barrier_moved_note(std::optional<double> before_ns, std::optional<double> after_ns) {
+  if (!before_ns || !after_ns || !crossings_apart(*before_ns, *after_ns)) return "";
+  return "barrier crossing moved " + format_number(*before_ns, 3) + " -> " + format_number(*after_ns, 3) + " ns";
+}
+
 }  // namespace kvb

@@ -42,4 +42,10 @@ bool crossings_apart(double a_ns, double b_ns);
 // placements, and the time ratio carries that as well as the code.
 std::string barrier_change_note(std::optional<double> base_ns, std::optional<double> new_ns);
 
+// A `--ceiling-bracket` row of 2 or more workers, its crossing right before its first and right
+// after its last repetition (barrier_before_ns, barrier_after_ns): "barrier crossing moved 92 ->
+// 310 ns" where both are known and further apart than kBarrierMovedRatio, else "". The host moved
+// the workers' vCPUs while the row ran, so its repetitions mix two placements.
+std::string barrier_moved_note(std::optional<double> before_ns, std::optional<double> after_ns);
+
 }  // namespace kvb

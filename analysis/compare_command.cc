@@ -392,7 +392,8 @@ int compare_main(int argc, char** argv) {
       if (const auto split_rounds = noted(placed_apart_rounds_note)) {
         text << split_rounds << " configuration(s) had rounds whose crossings of the per-layer barrier lay more than "
              << format_number(kBarrierMovedRatio, 2)
-             << "x apart (both runs' ceiling_barrier, and ceiling_barrier_end where measured): in those rounds the "
+             << "x apart (both runs' ceiling_barrier, and where measured ceiling_barrier_end and the rows' own "
+                "barrier_before_ns and barrier_after_ns): in those rounds the "
                 "arms, or one arm's rows, ran on different vCPU placements, and their ratios carry the placement's "
                 "change as well as the arms'. The note gives the median ratio of the other rounds; the verdict keeps "
                 "every round.\n";

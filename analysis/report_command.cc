@@ -242,11 +242,13 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
 std::string headline_value(const HeadlinePoint& p) { return p.gbps ? format_number(*p.gbps, 4) : "not run"; }
 
 // How far a measured row can be trusted, as the tables print it after the row's value: its own
-// ceiling moved while it ran, its workers' cores ran slow, or they waited at the barriers for one
-// of them. "" for a row with none of these.
+// ceiling moved while it ran, its workers' cores ran slow, the host moved their vCPUs, or they
+// waited at the barriers for one of them. "" for a row with none of these.
 std::string trust_notes(const ResultRow& r, const RunCeilings& ceilings) {
   std::string s;
-  for (const std::string& note : {ceiling_moved_note(r), ceilings.core_slowed_note(r), barrier_wait_note(r)}) {
+  for (const std::string& note :
+       {ceiling_moved_note(r), ceilings.core_slowed_note(r),
+        barrier_moved_note(r.num(Col::barrier_before_ns), r.num(Col::barrier_after_ns)), barrier_wait_note(r)}) {
     if (!note.empty()) s += " (" + note + ")";
   }
   return s;
@@ -344,7 +346,7 @@ void headline_section(std::ostream& md, const std::vector<MachineResults>& ms) {
            "streaming row is empty). kvbench/peer = peer time / "
         "kvbench time for peer rows of the same dtype, shape, context and threads (> 1: kvbench faster). A "
         "percentage carries its row's notes, as in the tables below: \"ceiling moved\", \"core at N% of its FMA "
-        "ceiling\", \"workers waited N% at barriers\".\n\n";
+        "ceiling\", \"barrier crossing moved\", \"workers waited N% at barriers\".\n\n";
   std::vector<Headline> headlines;
   for (const auto& m : ms) headlines.push_back(build_headline(m));
   if (ms.size() > 1) {
@@ -704,7 +706,11 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms,
         "ceiling\": the workers ran slow (a clock drop, a neighbour on the sibling hardware thread) under a "
         "memory bracket that may have held, so the row understates its kernel. Such rows can keep a line from "
         "failing but never make it fail (a line missed only by them says unsettled), and a pair with one can "
-        "do neither. A multi-threaded decode row whose workers spent 25% or more of their time waiting at the "
+        "do neither. A bracketed row of 2 or more workers also carries their crossing of the per-layer barrier "
+        "before and after it (`barrier_before_ns`, `barrier_after_ns`); where the two lie more than 2x apart it "
+        "says \"barrier crossing moved\": the host moved their vCPUs while it ran, so its repetitions mix two "
+        "placements; informational, it changes no verdict. "
+        "A multi-threaded decode row whose workers spent 25% or more of their time waiting at the "
         "per-layer barriers says \"workers waited N% at barriers\" (`barrier_wait_pct`): one worker ran slower "
         "than the others (descheduled by the host, a slower or shared core), so the row's time is that "
         "worker's, and how much of the waiting was for the worker on one PU, the one the others waited for most "
@@ -794,7 +800,8 @@ void configurations_section(std::ostream& md, const std::vector<MachineResults>&
         "against the machine's measured read ceiling at the row's cache level and thread count; \"ceiling moved "
         "X%\" marks a --ceiling-bracket row whose own ceiling changed by more than 10% while it was measured, "
         "\"core at N% of its FMA ceiling\" one whose workers' FMA burst before or after it fell more than 10% below "
-        "the fastest its run saw them do.\n\n";
+        "the fastest its run saw them do, \"barrier crossing moved\" one whose workers' crossing of the per-layer "
+        "barrier before and after it lay more than 2x apart.\n\n";
   if (order.empty()) {
     md << "No kernel rows in the input.\n\n";
     return;

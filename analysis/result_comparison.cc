@@ -161,14 +161,25 @@ class SideCeilings {
     for (const auto& [run, ends] : run_crossings(g)) ns.push_back(ends.first);
     return median(ns);
   }
-  // The least and the most of every crossing of the group's runs, at either end of a run.
+  // The least and the most of every crossing of the group's runs, at either end of a run, and of
+  // its bracketed rows' own (barrier_before_ns, barrier_after_ns).
   std::optional<std::pair<double, double>> crossing_span(const Group& g) const {
     std::optional<std::pair<double, double>> span;
+    const auto fold = [&span](std::optional<double> x) {
+      if (!x || !(*x > 0)) return;
+      span = span ? std::pair(std::min(span->first, *x), std::max(span->second, *x)) : std::pair(*x, *x);
+    };
     for (const auto& [run, ends] : run_crossings(g)) {
-      for (const auto x : {std::optional<double>(ends.first), ends.second}) {
-        if (!x) continue;
-        span = span ? std::pair(std::min(span->first, *x), std::max(span->second, *x)) : std::pair(*x, *x);
-      }
+      fold(ends.first);
+      fold(ends.second);
+    }
+    if (g.threads < 2) return span;
+    std::vector<const ResultRow*> rows = g.repetitions;
+    if (g.median_row) rows.push_back(g.median_row);
+    for (const ResultRow* r : rows) {
+      if (r->is_ceiling()) return std::nullopt;
+      fold(r->num(Col::barrier_before_ns));
+      fold(r->num(Col::barrier_after_ns));
     }
     return span;
   }

@@ -72,8 +72,9 @@ struct ComparedConfig {
   std::optional<double> paired_p;
   // Of those rounds, how many had the per-layer barrier's crossing measured by both runs, and in
   // how many of them the least and the most of the round's crossings (both runs, at each run's
-  // start and, where measured, its end) were further apart than kBarrierMovedRatio: the arms, or
-  // one arm's rows, ran on different vCPU placements in that round (multi-threaded rows only).
+  // start and, where measured, its end and around the row itself with --ceiling-bracket) were
+  // further apart than kBarrierMovedRatio: the arms, or one arm's rows, ran on different vCPU
+  // placements in that round (multi-threaded rows only).
   int rounds_crossing_measured = 0, rounds_placed_apart = 0;
   // Where some rounds were placed apart: the median ratio of the rounds whose two crossings were
   // not (nullopt without any). Informational: the verdict keeps every round, since a change to

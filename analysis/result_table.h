@@ -29,7 +29,8 @@ inline constexpr int kSchemaVersion = 1;
   X(seq_lens, Text) X(query_tokens, Int) X(sliding_pattern, Text)                       \
   X(ceiling_before_gbps, Float) X(ceiling_after_gbps, Float)                             \
   X(core_before_gflops, Float) X(core_after_gflops, Float) X(barrier_wait_pct, Float)   \
-  X(barrier_slowest_pu, Int) X(barrier_slowest_pct, Float)
+  X(barrier_slowest_pu, Int) X(barrier_slowest_pct, Float)                               \
+  X(barrier_before_ns, Float) X(barrier_after_ns, Float)
 
 enum class Col : std::size_t {
 #define KVB_ENUM_ENTRY(name, kind) name,
@@ -54,8 +55,8 @@ inline constexpr Col kConfigColumns[] = {
     Col::block_order, Col::seq_lens, Col::query_tokens, Col::sliding_pattern};
 
 // Columns added to schema version 1 later (the variant axes, the ceiling and core brackets, the
-// CPU signature, the LLC's source, the barrier wait): a file without them reads them as empty,
-// so older version-1 files still load.
+// CPU signature, the LLC's source, the barrier wait and crossing brackets): a file without them
+// reads them as empty, so older version-1 files still load.
 inline constexpr Col kOptionalColumns[] = {Col::block_size,          Col::block_order,
                                            Col::seq_lens,            Col::query_tokens,
                                            Col::sliding_pattern,     Col::ceiling_before_gbps,
@@ -63,7 +64,8 @@ inline constexpr Col kOptionalColumns[] = {Col::block_size,          Col::block_
                                            Col::core_after_gflops,   Col::cpu_signature,
                                            Col::llc_source,          Col::llc_hwloc_bytes,
                                            Col::barrier_wait_pct,    Col::barrier_slowest_pu,
-                                           Col::barrier_slowest_pct};
+                                           Col::barrier_slowest_pct, Col::barrier_before_ns,
+                                           Col::barrier_after_ns};
 
 // One CSV row. Numeric fields are parsed at load time; an empty field is "not measured".
 struct ResultRow {

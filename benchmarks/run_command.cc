@@ -182,10 +182,13 @@ struct RunState {
   // after its last, measured on buffers kept for the whole run per threads|pin|level; and a
   // short FMA burst on the entry's workers at the same two moments (GFLOP/s), so a core that
   // slowed (a clock drop, a neighbour on the sibling hardware thread) shows even where the
-  // memory held: a kernel can run at half speed under a steady bandwidth bracket.
+  // memory held: a kernel can run at half speed under a steady bandwidth bracket. An entry of 2
+  // or more workers also has the per-layer barrier's crossing on its own pool at both moments
+  // (ns): the host can move the vCPUs between the entries of one run.
   struct Bracket {
     std::optional<double> before, after;
     std::optional<double> core_before, core_after;
+    std::optional<double> barrier_before, barrier_after;
   };
   std::map<std::size_t, Bracket> brackets;  // by entry
   std::map<std::string, std::unique_ptr<CeilingBuffer>> bracket_buffers;
@@ -260,6 +263,7 @@ struct RunState {
       Bracket& b = brackets[entry_index];
       b.before = bracket_ceiling(entry_index, "before");
       b.core_before = bracket_core(entry_index, "before");
+      b.barrier_before = bracket_barrier(entry_index, "before");
     }
     return f;
   }
@@ -363,6 +367,28 @@ struct RunState {
       return r.gflops;
     } catch (const std::exception& ex) {
       std::fprintf(stderr, "kvbench: --ceiling-bracket: %s %s: FMA burst: %s (its rows leave the core bracket empty)\n",
+                   family_name(entries[entry_index].family), configs[entries[entry_index].config].label().c_str(),
+                   ex.what());
+      return std::nullopt;
+    }
+  }
+
+  // One crossing of the per-layer barrier by the entry's workers now (ns), as the run's
+  // ceiling_barrier measures it but short (best of 3 x 0.02 s); nullopt for an entry of one
+  // worker, or (with a warning) if it cannot be measured.
+  std::optional<double> bracket_barrier(std::size_t entry_index, const char* when) {
+    try {
+      const CeilingTarget t = ceiling_target(entry_index);
+      if (t.one_thread || t.threads < 2) return std::nullopt;
+      CeilingOptions opt;
+      opt.placement = placement;
+      opt.min_seconds = 0.02;
+      opt.repetitions = 3;
+      const CeilingResult r = measure_barrier(fixture->pool(), opt);
+      std::fprintf(stderr, "  barrier bracket %s: %d threads %.0f ns per crossing\n", when, t.threads, r.ns_per_sweep);
+      return r.ns_per_sweep;
+    } catch (const std::exception& ex) {
+      std::fprintf(stderr, "kvbench: --ceiling-bracket: %s %s: barrier crossing: %s (its rows leave it empty)\n",
                    family_name(entries[entry_index].family), configs[entries[entry_index].config].label().c_str(),
                    ex.what());
       return std::nullopt;
@@ -474,6 +500,7 @@ struct RunState {
       if (b_it->second.before && !b_it->second.after) {
         b_it->second.after = bracket_ceiling(index, "after");
         b_it->second.core_after = bracket_core(index, "after");
+        b_it->second.barrier_after = bracket_barrier(index, "after");
       }
       if (b_it->second.before && b_it->second.after) {
         bracket = b_it->second;
@@ -501,6 +528,10 @@ struct RunState {
       if (bracket->core_before && bracket->core_after) {
         row.emplace_back("core_before_gflops", csv_number(*bracket->core_before));
         row.emplace_back("core_after_gflops", csv_number(*bracket->core_after));
+      }
+      if (bracket->barrier_before && bracket->barrier_after) {
+        row.emplace_back("barrier_before_ns", csv_number(*bracket->barrier_before));
+        row.emplace_back("barrier_after_ns", csv_number(*bracket->barrier_after));
       }
     }
     std::optional<double> barrier_wait_pct;  // decode rows at 2+ threads (benchmark_body)
@@ -1152,17 +1183,23 @@ int run_main(const std::vector<std::string>& raw_args) {
   // With --ceiling-bracket the last columns show each row's ceiling before -> after (GB/s) and
   // its workers' FMA burst before -> after (GFLOP/s).
   std::printf("\n%-90s %9s %8s %5s%s\n", "configuration", "GB/s", "%ceil", "valid",
-              settings.ceiling_bracket ? "  ceiling before -> after; core GFLOP/s before -> after" : "");
+              settings.ceiling_bracket
+                  ? "  ceiling before -> after; core GFLOP/s before -> after; barrier crossing ns before -> after"
+                  : "");
   for (const auto& [index, s] : state.summary) {
     char pct[16] = "-";
     if (s.pct) std::snprintf(pct, sizeof pct, "%.1f", *s.pct);
-    char bracket[128] = "";
+    char bracket[160] = "";
     if (s.bracket) {
-      const int n = std::snprintf(bracket, sizeof bracket, "  %.2f -> %.2f (%+.1f%%)", *s.bracket->before,
-                                  *s.bracket->after, 100.0 * (*s.bracket->after / *s.bracket->before - 1));
+      int n = std::snprintf(bracket, sizeof bracket, "  %.2f -> %.2f (%+.1f%%)", *s.bracket->before,
+                            *s.bracket->after, 100.0 * (*s.bracket->after / *s.bracket->before - 1));
       if (s.bracket->core_before && s.bracket->core_after && n > 0) {
-        std::snprintf(bracket + n, sizeof bracket - static_cast<std::size_t>(n), "; %.1f -> %.1f",
-                      *s.bracket->core_before, *s.bracket->core_after);
+        n += std::snprintf(bracket + n, sizeof bracket - static_cast<std::size_t>(n), "; %.1f -> %.1f",
+                           *s.bracket->core_before, *s.bracket->core_after);
+      }
+      if (s.bracket->barrier_before && s.bracket->barrier_after && n > 0) {
+        std::snprintf(bracket + n, sizeof bracket - static_cast<std::size_t>(n), "; crossing %.0f -> %.0f ns",
+                      *s.bracket->barrier_before, *s.bracket->barrier_after);
       }
     }
     char wait[112] = "";

@@ -63,7 +63,8 @@ po::options_description run_options() {
       ("ceiling-bracket", po::value<bool>()->default_value(false)->implicit_value(true),
        "also measure each benchmark's own ceiling (read, or copy for append/prefill_copy, at its "
        "cache level and threads) right before its first and after its last repetition; its rows' "
-       "ceiling_gbps is the larger of the two (works with --ceilings none too)");
+       "ceiling_gbps is the larger of the two (works with --ceilings none too); with an FMA burst and, "
+       "for 2 or more workers, the per-layer barrier's crossing at both ends");
   po::options_description run("Run");
   run.add_options()
       ("help,h", "this help")

@@ -675,6 +675,35 @@ TEST(CompareCommand, CountsRoundsWhoseArmsRanOnDifferentPlacements) {
   EXPECT_EQ(read(same).find("rounds whose crossings"), std::string::npos) << read(same);
 }
 
+// Rounds without any ceiling rows, their rows bracketed (--ceiling-bracket): a round whose row's
+// own crossings lie more than 2x apart (the host moved the vCPUs while it ran) is counted.
+TEST(CompareCommand, CountsRoundsWhoseRowsCrossingsMovedWithinTheirBracket) {
+  const auto dir = testing::scratch_dir("CompareCommand.RowBrackets");
+  const auto run = [&](const std::string& run_id, unsigned seed, const std::string& before, const std::string& after) {
+    SyntheticMachine m;
+    m.run_id = run_id;
+    auto out = testing::repetition_rows(m, normal_times(1e6, 0.01, 5, seed), "fp32", 1024, 2);
+    for (CsvFields& row : out) {
+      row["barrier_before_ns"] = before;
+      row["barrier_after_ns"] = after;
+    }
+    return out;
+  };
+  auto header = testing::schema_header();
+  header.insert(header.end(), {"barrier_before_ns", "barrier_after_ns"});
+  std::string base, next;
+  for (int i = 0; i < 3; ++i) {
+    const auto b = dir / ("base-" + std::to_string(i) + ".csv"), n = dir / ("new-" + std::to_string(i) + ".csv");
+    testing::write_text(b, testing::to_csv(run("b" + std::to_string(i), 10 + i, "300", "310"), header));
+    testing::write_text(n, testing::to_csv(run("n" + std::to_string(i), 20 + i, "300", i == 1 ? "90" : "290"), header));
+    base += (i ? "," : "") + b.string();
+    next += (i ? "," : "") + n.string();
+  }
+  const auto md = dir / "rounds.md";
+  testing::run_command(compare_main, {"compare", base, next, "--format", "md", "--out", md.string()});
+  EXPECT_NE(read(md).find("arms' barrier crossings > 2.0x apart in 1 of 3 rounds"), std::string::npos) << read(md);
+}
+
 // A ceiling row significantly slower sets the exit status by default (the machine got slower);
 // under --gate kernels, as kvbench ab runs compare, it is shown but only kernel rows count.
 TEST(CompareCommand, GateKernelsLeavesCeilingRowsOutOfTheExitStatus) {

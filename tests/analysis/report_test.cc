@@ -13,6 +13,7 @@
 #include <map>
 #include <sstream>
 
+#include "analysis/ceiling_change.h"
 #include "analysis/machine_results.h"
 #include "analysis/report_figures.h"
 #include "analysis/result_table.h"
@@ -461,6 +462,24 @@ TEST(ReportCommand, MovedCeilingBracketIsFlagged) {
       "-20%) | 75.0% | >= 85.0% | **not met** (1 of 1 rows); 1 row's ceiling moved > 10% while measured |";
   EXPECT_NE(md.find(line), std::string::npos) << line << "\n" << md.substr(0, 4000);
   EXPECT_NE(md.find("(ceiling moved -20%) |"), md.rfind("(ceiling moved -20%) |")) << "per-configuration cell";
+}
+
+// A bracketed row of 2 workers whose crossing of the per-layer barrier before and after it lies
+// more than 2x apart says so beside its value; one within 2x does not.
+TEST(ReportCommand, MovedBarrierBracketIsNoted) {
+  SyntheticMachine a;
+  const auto report_with = [&](const std::string& name, const std::string& before_ns, const std::string& after_ns) {
+    testing::CsvFields prefill = bracketed_prefill(a, "100", "100");
+    prefill["barrier_before_ns"] = before_ns;
+    prefill["barrier_after_ns"] = after_ns;
+    return report_of(testing::scratch_dir("Report." + name), {prefill}, {"barrier_before_ns", "barrier_after_ns"});
+  };
+  const std::string moved = report_with("MovedBarrierBracket", "92", "310");
+  EXPECT_NE(moved.find("(barrier crossing moved 92.0 -> 310 ns) |"), std::string::npos)
+      << moved.substr(moved.find("## Per configuration"), 2000);
+  const std::string steady = report_with("SteadyBarrierBracket", "290", "310");
+  EXPECT_EQ(steady.find("(barrier crossing moved"), std::string::npos);
+  EXPECT_EQ(barrier_moved_note(std::nullopt, 310.0), "");
 }
 
 // A bracketed row whose workers' FMA burst fell more than 10% below the run's ceiling_fma is named

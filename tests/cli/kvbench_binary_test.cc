@@ -307,6 +307,33 @@ TEST_F(KvbenchBinary, InjectedFaultFailsTheAppendRowCheck) {
   }
 }
 
+// --ceiling-bracket: rows of two workers carry the workers' barrier crossing right before and right
+// after them; 1-thread rows leave both empty.
+TEST_F(KvbenchBinary, BracketedRowsOfTwoWorkersCarryTheirCrossing) {
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two PUs";
+  const Result r = run("run --config ci-smoke --benchmarks decode_step,append --context 64 --dtype fp32 "
+                       "--threads 1,2 --repetitions 2 --ceilings barrier --ceiling-bracket --out b.csv");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("barrier bracket after: 2 threads"), std::string::npos) << r.err;
+  int bracketed = 0;
+  for (const auto& row : read_csv(dir_ / "b.csv").rows) {
+    const std::string& b = row.at("benchmark");
+    if (b.rfind("ceiling_", 0) == 0) continue;
+    SCOPED_TRACE(b + " " + row.at("threads") + " " + row.at("aggregate"));
+    if (row.at("threads") == "1") {
+      EXPECT_EQ(row.at("barrier_before_ns"), "");
+      EXPECT_EQ(row.at("barrier_after_ns"), "");
+      continue;
+    }
+    ASSERT_FALSE(row.at("barrier_before_ns").empty());
+    EXPECT_GT(std::stod(row.at("barrier_before_ns")), 0);
+    EXPECT_GT(std::stod(row.at("barrier_after_ns")), 0);
+    ++bracketed;
+  }
+  EXPECT_GT(bracketed, 0);
+  EXPECT_NE(r.out.find(" ns\n"), std::string::npos) << r.out;  // "; crossing 303 -> 304 ns" in the summary
+}
+
 // Two workers: decode_step and attention rows say what share of the workers' time went to
 // waiting at the per-layer barriers, and for which PU's worker they waited most; the
 // barrier-free append rows and 1-thread rows leave both empty.
