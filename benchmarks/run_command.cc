@@ -153,6 +153,16 @@ struct Entry {
 
 // Shared state of a run: the fixture of the configuration being measured (one at a time, so
 // memory holds one cache), results for the summary, failures.
+// Best of 3 repetitions of at least `min_seconds` each, on `placement`: every ceiling of a run
+// (0.1 s at its start and end), and shorter ones in a benchmark's brackets.
+CeilingOptions ceiling_options(const Placement& placement, double min_seconds) {
+  CeilingOptions opt;
+  opt.placement = placement;
+  opt.min_seconds = min_seconds;
+  opt.repetitions = 3;
+  return opt;
+}
+
 struct RunState {
   const Topology* topo = nullptr;
   const RunSettings* settings = nullptr;
@@ -329,11 +339,7 @@ struct RunState {
         if (!buffer) throw HarnessError("no " + t.level + " working set for the ceilings");
       }
       const auto t1 = std::chrono::steady_clock::now();
-      CeilingOptions opt;
-      opt.placement = placement;
-      opt.min_seconds = 0.05;
-      opt.repetitions = 3;
-      const CeilingResult r = measure_bandwidth(fixture->pool(), t.kind, *buffer, opt);
+      const CeilingResult r = measure_bandwidth(fixture->pool(), t.kind, *buffer, ceiling_options(placement, 0.05));
       const auto t2 = std::chrono::steady_clock::now();
       std::fprintf(stderr, "  ceiling bracket %s: %s %s %d thread(s) %.2f GB/s (%.2f s",
                    when, ceiling_benchmark_name(t.kind), t.level.c_str(), t.threads, r.gbps,
@@ -352,47 +358,39 @@ struct RunState {
     }
   }
 
-  // FP32 FMA throughput of the entry's workers now (GFLOP/s), as the run's ceiling_fma measures
-  // it but short (best of 3 x 0.02 s); nullopt (with a warning) if it cannot be measured.
-  std::optional<double> bracket_core(std::size_t entry_index, const char* when) {
+  // A short measurement on the entry's workers for its bracket; one that fails warns, naming
+  // `what`, and leaves its columns empty.
+  template <class Measure>
+  std::optional<double> bracket_or_warn(std::size_t entry_index, const char* what, Measure measure) {
     try {
-      const CeilingTarget t = ceiling_target(entry_index);
-      CeilingOptions opt;
-      opt.placement = placement;
-      opt.min_seconds = 0.02;
-      opt.repetitions = 3;
-      const CeilingResult r = measure_fma(fixture->pool(), opt, t.threads);
-      std::fprintf(stderr, "  core bracket %s: ceiling_fma %d thread(s) %.1f GFLOP/s\n", when, t.threads,
-                   r.gflops);
-      return r.gflops;
+      return measure(ceiling_target(entry_index));
     } catch (const std::exception& ex) {
-      std::fprintf(stderr, "kvbench: --ceiling-bracket: %s %s: FMA burst: %s (its rows leave the core bracket empty)\n",
+      std::fprintf(stderr, "kvbench: --ceiling-bracket: %s %s: %s: %s (its rows leave it empty)\n",
                    family_name(entries[entry_index].family), configs[entries[entry_index].config].label().c_str(),
-                   ex.what());
+                   what, ex.what());
       return std::nullopt;
     }
   }
 
+  // FP32 FMA throughput of the entry's workers now (GFLOP/s), as the run's ceiling_fma measures
+  // it but short (best of 3 x 0.02 s).
+  std::optional<double> bracket_core(std::size_t entry_index, const char* when) {
+    return bracket_or_warn(entry_index, "FMA burst", [&](const CeilingTarget& t) -> std::optional<double> {
+      const CeilingResult r = measure_fma(fixture->pool(), ceiling_options(placement, 0.02), t.threads);
+      std::fprintf(stderr, "  core bracket %s: ceiling_fma %d thread(s) %.1f GFLOP/s\n", when, t.threads, r.gflops);
+      return r.gflops;
+    });
+  }
+
   // One crossing of the per-layer barrier by the entry's workers now (ns), as the run's
-  // ceiling_barrier measures it but short (best of 3 x 0.02 s); nullopt for an entry of one
-  // worker, or (with a warning) if it cannot be measured.
+  // ceiling_barrier measures it but short (best of 3 x 0.02 s); nullopt for an entry of one worker.
   std::optional<double> bracket_barrier(std::size_t entry_index, const char* when) {
-    try {
-      const CeilingTarget t = ceiling_target(entry_index);
+    return bracket_or_warn(entry_index, "barrier crossing", [&](const CeilingTarget& t) -> std::optional<double> {
       if (t.one_thread || t.threads < 2) return std::nullopt;
-      CeilingOptions opt;
-      opt.placement = placement;
-      opt.min_seconds = 0.02;
-      opt.repetitions = 3;
-      const CeilingResult r = measure_barrier(fixture->pool(), opt);
+      const CeilingResult r = measure_barrier(fixture->pool(), ceiling_options(placement, 0.02));
       std::fprintf(stderr, "  barrier bracket %s: %d threads %.0f ns per crossing\n", when, t.threads, r.ns_per_sweep);
       return r.ns_per_sweep;
-    } catch (const std::exception& ex) {
-      std::fprintf(stderr, "kvbench: --ceiling-bracket: %s %s: barrier crossing: %s (its rows leave it empty)\n",
-                   family_name(entries[entry_index].family), configs[entries[entry_index].config].label().c_str(),
-                   ex.what());
-      return std::nullopt;
-    }
+    });
   }
 
   // Builds (and validates) the variant runner of a variant entry on the current fixture.
@@ -684,14 +682,6 @@ void write_ceiling_row(const CeilingResult& r, const char* name, int threads, co
   writer->write(row);
 }
 
-CeilingOptions run_ceiling_options(const Placement& placement) {
-  CeilingOptions opt;
-  opt.placement = placement;
-  opt.min_seconds = 0.1;
-  opt.repetitions = 3;
-  return opt;
-}
-
 // Measures the ceilings of one (threads, pin) group and writes their rows; returns the barrier's
 // crossing (ns), which every set measures. With `keep` (--ceiling-bracket) every kind of a level
 // is measured on one buffer, which is then kept there under "threads|pin|level" for the brackets:
@@ -702,7 +692,7 @@ double measure_ceilings(const Topology& topo, int threads, const std::string& pi
                         std::map<std::string, double>* copy_ceiling,
                         std::map<std::string, std::unique_ptr<CeilingBuffer>>* keep) {
   ThreadPool pool(topo, threads, parse_pin_policy(pin));
-  const CeilingOptions opt = run_ceiling_options(placement);
+  const CeilingOptions opt = ceiling_options(placement, 0.1);
   const std::string pu_list = pool.pu_list();
   std::vector<CeilingKind> kinds;  // per cache level; --ceilings barrier measures none
   if (settings.ceilings == CeilingSet::kRead) kinds = {CeilingKind::kRead};
@@ -750,7 +740,7 @@ double measure_barrier_end(const Topology& topo, int threads, const std::string&
                            const std::map<std::string, double>& read_ceiling, CsvWriter* writer) {
   ThreadPool pool(topo, threads, parse_pin_policy(pin));
   std::fprintf(stderr, "ceiling %s (%d threads)\n", kBarrierEndBenchmark, threads);
-  const CeilingResult r = measure_barrier(pool, run_ceiling_options(placement));
+  const CeilingResult r = measure_barrier(pool, ceiling_options(placement, 0.1));
   write_ceiling_row(r, kBarrierEndBenchmark, threads, pin, pool.pu_list(), meta, placement, events, read_ceiling,
                     writer);
   return r.ns_per_sweep;
