@@ -263,7 +263,8 @@ Comparison compare_files(const Files& base_files, const Files& new_files, const 
   for (std::size_t i = 0; i < std::size(kEnvironment); ++i) {
     const Col c = kEnvironment[i];
     const auto a = distinct(base_files, c), b = distinct(new_files, c);
-    const bool unknown_allowed = c == Col::cpu_signature || c == Col::l1d_bytes || c == Col::l2_bytes || c == Col::l3_bytes;
+    const bool unknown_allowed =
+        c == Col::cpu_signature || c == Col::l1d_bytes || c == Col::l2_bytes || c == Col::l3_bytes;
     if (unknown_allowed && (a.count("") || b.count(""))) continue;
     if (a != b) {
       out.environment_differences.push_back(std::string(column_name(c)) + ": base " + join(a) + " vs new " + join(b));

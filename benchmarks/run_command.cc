@@ -151,8 +151,6 @@ struct Entry {
   VariantParams params;  // variant families only
 };
 
-// Shared state of a run: the fixture of the configuration being measured (one at a time, so
-// memory holds one cache), results for the summary, failures.
 // Best of 3 repetitions of at least `min_seconds` each, on `placement`: every ceiling of a run
 // (0.1 s at its start and end), and shorter ones in a benchmark's brackets.
 CeilingOptions ceiling_options(const Placement& placement, double min_seconds) {
@@ -163,6 +161,8 @@ CeilingOptions ceiling_options(const Placement& placement, double min_seconds) {
   return opt;
 }
 
+// Shared state of a run: the fixture of the configuration being measured (one at a time, so
+// memory holds one cache), results for the summary, failures.
 struct RunState {
   const Topology* topo = nullptr;
   const RunSettings* settings = nullptr;
@@ -339,7 +339,8 @@ struct RunState {
         if (!buffer) throw HarnessError("no " + t.level + " working set for the ceilings");
       }
       const auto t1 = std::chrono::steady_clock::now();
-      const CeilingResult r = measure_bandwidth(fixture->pool(), t.kind, *buffer, ceiling_options(placement, 0.05));
+      const CeilingResult r =
+          measure_bandwidth(fixture->pool(), t.kind, *buffer, ceiling_options(placement, 0.05));
       const auto t2 = std::chrono::steady_clock::now();
       std::fprintf(stderr, "  ceiling bracket %s: %s %s %d thread(s) %.2f GB/s (%.2f s",
                    when, ceiling_benchmark_name(t.kind), t.level.c_str(), t.threads, r.gbps,

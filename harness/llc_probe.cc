@@ -204,7 +204,8 @@ LlcDecision apply_llc_setting(Topology& topo, const LlcSetting& setting, std::in
   const int level = topo.last_level();
   const std::int64_t hwloc_bytes = topo.pus().empty() ? 0 : topo.cache_bytes_for(level, {topo.pus()[0]});
   if (level < 3 || hwloc_bytes <= 0) {  // the deepest cache is a private level: nothing shared to size
-    const bool given = setting.policy == LlcPolicy::kFixed || (setting.policy == LlcPolicy::kRecorded && setting.bytes > 0);
+    const bool given =
+        setting.policy == LlcPolicy::kFixed || (setting.policy == LlcPolicy::kRecorded && setting.bytes > 0);
     if (!given) {
       LlcDecision d = decide_llc({.policy = LlcPolicy::kHwloc}, hwloc_bytes, {});
       d.summary = "no cache level beyond the L2 in hwloc's topology";
