@@ -26,6 +26,12 @@ std::string barrier_wait_change_note(std::optional<double> base_pct, std::option
   return "workers waited " + pct(base_pct) + " -> " + pct(new_pct) + " at barriers";
 }
 
+bool waits_apart(double a_pct, double b_pct) {
+  const double a_work = 100 - a_pct, b_work = 100 - b_pct;
+  if (!(a_work > 0) || !(b_work > 0)) return false;
+  return std::max(a_work, b_work) > kWaitsApartRatio * std::min(a_work, b_work);
+}
+
 std::vector<BarrierPuTally> tally_barrier_pus(const std::vector<ResultRow>& rows) {
   struct Named {
     int rows = 0, held = 0;

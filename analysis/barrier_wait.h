@@ -25,6 +25,17 @@ std::string barrier_wait_note(const ResultRow& row);
 // A slowdown that comes with it is one worker's (the host's scheduling), not the code's.
 std::string barrier_wait_change_note(std::optional<double> base_pct, std::optional<double> new_pct);
 
+// Two runs of one configuration whose workers worked shares of the step (100% minus
+// barrier_wait_pct) more than this far apart: one had a slow worker the other had not, and with
+// the same work per worker the waiting alone moves their time by that factor. On the EMR host, 22
+// back-to-back runs of one build at 8 threads read 235-290 us with workers waiting 11-17% and
+// 362-415 us waiting 30-33% (most for PU 6 or 7 in 7 of those 9 runs); its three rounds of extreme
+// ratio (0.73, 0.75, 1.48) were the three that paired the two states
+// (results/xeon-emr-16c-kvm/placement-ends/).
+inline constexpr double kWaitsApartRatio = 1.10;
+// Whether two rows' barrier_wait_pct lie that far apart (both in [0, 100)).
+bool waits_apart(double a_pct, double b_pct);
+
 // Over one machine's rows of one thread count that name a PU (barrier_slowest_pu): which PU they
 // name most, and whether it held most of the waiting. Rows whose workers waited less than
 // kBarrierPuMinWaitPct are counted but name no one (a small wait's split is noise). A row points

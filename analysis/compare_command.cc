@@ -159,6 +159,18 @@ std::string placed_apart_rounds_note(const ComparedConfig& r, bool cross) {
   return note;
 }
 
+// Rounds: "arms' barrier waits apart in 3 of 11 rounds (13% vs 31%; the others' median ratio 1.00)"
+// where one arm of some rounds ran with a slow worker the other had not; the widest pair named.
+std::string waited_apart_rounds_note(const ComparedConfig& r, bool cross) {
+  if (cross || r.rounds_waited_apart == 0) return "";
+  const auto pct = [](double x) { return std::to_string(std::lround(x)) + "%"; };
+  std::string note = "arms' barrier waits apart in " + std::to_string(r.rounds_waited_apart) + " of " +
+                     std::to_string(r.rounds_wait_measured) + " rounds (" + pct(r.wait_apart_low) + " vs " +
+                     pct(r.wait_apart_high);
+  if (r.same_waits_ratio) note += "; the others' median ratio " + format_number(*r.same_waits_ratio, 3);
+  return note + ")";
+}
+
 // Each round's ratio, in round order: "1.08 1.14 1.15".
 std::string round_ratios(const ComparedConfig& r) {
   std::string out;
@@ -222,6 +234,9 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
     }
     if (const std::string placed = placed_apart_rounds_note(r, cross); !placed.empty()) {
       note += std::string(note.empty() ? "" : "; ") + placed;
+    }
+    if (const std::string waited = waited_apart_rounds_note(r, cross); !waited.empty()) {
+      note += std::string(note.empty() ? "" : "; ") + waited;
     }
     row.insert(row.end(), {format_number(r.time_ratio, 4), all_columns ? format_number(r.change, 4) : format_percent(r.change),
                            format_number(r.best_ratio, 4), p_cell(p)});
@@ -397,6 +412,16 @@ int compare_main(int argc, char** argv) {
                 "arms, or one arm's rows, ran on different vCPU placements, and their ratios carry the placement's "
                 "change as well as the arms'. The note gives the median ratio of the other rounds; the verdict keeps "
                 "every round.\n";
+      }
+      if (const auto waits = noted(waited_apart_rounds_note)) {
+        text << waits << " configuration(s) had rounds whose arms' workers worked shares of the step (100% "
+             << "minus barrier_wait_pct, each run's median) more than "
+             << std::lround((kWaitsApartRatio - 1) * 100)
+             << "% apart: one arm ran with a slow worker (descheduled by the host, a shared core) that the "
+                "other had not, and the others waited for it, so those rounds' ratios carry the worker's "
+                "slowness as well as the arms'. The note names the widest pair of waits and the median ratio "
+                "of the other rounds; the verdict keeps every round, since a change to the work's split moves "
+                "the waits by design.\n";
       }
       if (few) {
         text << "WARNING: " << few << " configuration(s) have fewer than " << kUTestOptimalRepetitions

@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 
+#include "analysis/barrier_wait.h"
 #include "analysis/ceiling_change.h"
 #include "analysis/machine_results.h"
 #include "analysis/run_ceilings.h"
@@ -326,6 +327,27 @@ void sort_by_change(Comparison& c) {
                    [](const ComparedConfig& a, const ComparedConfig& b) { return a.change > b.change; });
 }
 
+// One round of a configuration against the arms' waits at the per-layer barriers (each run's
+// median barrier_wait_pct): counts it, and where they lie waits_apart keeps the widest pair;
+// otherwise its ratio joins `same_waits`.
+void count_round_waits(ComparedConfig& c, const Group& base, const Group& next, double round_ratio,
+                       std::vector<double>& same_waits) {
+  if (base.threads < 2 || next.threads < 2) return;
+  const auto base_wait = median(values(base, Col::barrier_wait_pct));
+  const auto new_wait = median(values(next, Col::barrier_wait_pct));
+  if (!base_wait || !new_wait) return;
+  ++c.rounds_wait_measured;
+  if (!waits_apart(*base_wait, *new_wait)) {
+    same_waits.push_back(round_ratio);
+    return;
+  }
+  const double low = std::min(*base_wait, *new_wait), high = std::max(*base_wait, *new_wait);
+  if (c.rounds_waited_apart++ == 0 || high - low > c.wait_apart_high - c.wait_apart_low) {
+    c.wait_apart_low = low;
+    c.wait_apart_high = high;
+  }
+}
+
 }  // namespace
 
 Comparison compare_results(const std::vector<ResultRow>& base, const std::vector<ResultRow>& next,
@@ -350,13 +372,14 @@ Comparison compare_rounds(const std::vector<std::vector<ResultRow>>& base,
       new_rounds.push_back(group_rows({&next[i]}, options.match_threads));
     }
     for (ComparedConfig& c : out.rows) {
-      std::vector<double> same_placement;
+      std::vector<double> same_placement, same_waits;
       for (std::size_t i = 0; i < base.size(); ++i) {
         const auto b = base_rounds[i].find(c.key), n = new_rounds[i].find(c.key);
         if (b == base_rounds[i].end() || n == new_rounds[i].end()) continue;
         const auto base_ns = median(values(b->second, Col::ns_per_step)), new_ns = median(values(n->second, Col::ns_per_step));
         if (!base_ns || !new_ns || !(*base_ns > 0)) continue;
         c.round_ratios.push_back(*new_ns / *base_ns);
+        count_round_waits(c, b->second, n->second, c.round_ratios.back(), same_waits);
         const auto base_x = base_ceilings.crossing_span(b->second), new_x = new_ceilings.crossing_span(n->second);
         if (!base_x || !new_x) continue;
         ++c.rounds_crossing_measured;
@@ -367,6 +390,7 @@ Comparison compare_rounds(const std::vector<std::vector<ResultRow>>& base,
         }
       }
       if (c.rounds_placed_apart > 0) c.same_placement_ratio = median(same_placement);
+      if (c.rounds_waited_apart > 0) c.same_waits_ratio = median(same_waits);
       if (!c.paired()) continue;
       c.time_ratio = *median(c.round_ratios);
       c.change = c.time_ratio - 1;

@@ -80,6 +80,14 @@ struct ComparedConfig {
   // not (nullopt without any). Informational: the verdict keeps every round, since a change to
   // the barrier itself would move every round's crossings apart by design.
   std::optional<double> same_placement_ratio;
+  // Of the rounds, how many had both runs' median barrier_wait_pct (decode rows of 2 or more
+  // threads), and in how many they were waits_apart: one arm ran with a slow worker the other
+  // had not. wait_apart_low and _high: the lesser and the greater wait of the round that lay
+  // furthest apart; same_waits_ratio the median ratio of the other rounds (nullopt without any).
+  // Informational, as the placement's: a change to the partition moves the waits by design.
+  int rounds_wait_measured = 0, rounds_waited_apart = 0;
+  double wait_apart_low = 0, wait_apart_high = 0;
+  std::optional<double> same_waits_ratio;
   bool paired() const { return round_ratios.size() >= 2; }
   // The test that judges the configuration: the paired rounds' where there are 2 or more, else
   // the U test's; nullopt if untested.

@@ -704,6 +704,53 @@ TEST(CompareCommand, CountsRoundsWhoseRowsCrossingsMovedWithinTheirBracket) {
   EXPECT_NE(read(md).find("arms' barrier crossings > 2.0x apart in 1 of 3 rounds"), std::string::npos) << read(md);
 }
 
+// A/B rounds: a round whose arms' workers waited at the barriers for different shares of the step
+// had a slow worker on one arm (the EMR host at 8 threads: 11-17% against 30-33%). The rows count
+// such rounds and give the median ratio of the rest.
+TEST(CompareCommand, CountsRoundsWhoseArmsWaitedApart) {
+  const auto dir = testing::scratch_dir("CompareCommand.WaitsApartRounds");
+  const auto run = [&](const std::string& run_id, double mean, unsigned seed, const std::string& waited) {
+    SyntheticMachine m;
+    m.run_id = run_id;
+    auto out = testing::repetition_rows(m, normal_times(mean, 0.01, 5, seed), "fp32", 1024, 2);
+    for (CsvFields& row : out) row["barrier_wait_pct"] = waited;
+    return out;
+  };
+  auto header = testing::schema_header();
+  header.push_back("barrier_wait_pct");
+  // Rounds 1 and 3: the new arm had a slow worker (31%, 1.4x the time). Round 4's 13% against 20%
+  // is within 10% of the step's worked share (87 against 80).
+  std::string base, next;
+  for (int i = 0; i < 5; ++i) {
+    const auto b = dir / ("base-" + std::to_string(i) + ".csv"), n = dir / ("new-" + std::to_string(i) + ".csv");
+    const bool slow = i == 1 || i == 3;
+    testing::write_text(b, testing::to_csv(run("b" + std::to_string(i), 1e6, 10 + i, "13"), header));
+    testing::write_text(n, testing::to_csv(run("n" + std::to_string(i), slow ? 1.4e6 : 1e6, 20 + i,
+                                               slow ? "31" : i == 4 ? "20" : "13"),
+                                           header));
+    base += (i ? "," : "") + b.string();
+    next += (i ? "," : "") + n.string();
+  }
+  const auto md = dir / "rounds.md";
+  testing::run_command(compare_main, {"compare", base, next, "--format", "md", "--out", md.string()});
+  const std::string text = read(md);
+  EXPECT_NE(text.find("arms' barrier waits apart in 2 of 5 rounds (13% vs 31%; the others' median ratio 1.0"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("1 configuration(s) had rounds whose arms' workers worked shares of the step"),
+            std::string::npos)
+      << text;
+  // One arm against itself: no round apart.
+  const auto same = dir / "same.md";
+  testing::run_command(compare_main, {"compare", base, base, "--format", "md", "--out", same.string()});
+  EXPECT_EQ(read(same).find("waits apart"), std::string::npos) << read(same);
+  EXPECT_TRUE(waits_apart(13, 31));
+  EXPECT_FALSE(waits_apart(13, 20));
+  EXPECT_FALSE(waits_apart(0, 9));   // 100 against 91: within 1.10x
+  EXPECT_TRUE(waits_apart(0, 10));   // 100 against 90
+  EXPECT_FALSE(waits_apart(5, 100));  // no worked share to compare
+}
+
 // A ceiling row significantly slower sets the exit status by default (the machine got slower);
 // under --gate kernels, as kvbench ab runs compare, it is shown but only kernel rows count.
 TEST(CompareCommand, GateKernelsLeavesCeilingRowsOutOfTheExitStatus) {
