@@ -188,7 +188,9 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
   if (cross) header.insert(header.end(), {"base_gbps", "new_gbps", "gbps_ratio"});
   if (rounds) header.insert(header.end(), {"rounds", "round_ratios"});
   const bool holm = o.compare.p_adjust == PAdjust::kHolm;
-  header.insert(header.end(), {"time_ratio", "change", "best_ratio", "p_value"});
+  header.insert(header.end(), {"time_ratio", "change", "best_ratio"});
+  if (rounds && !cross) header.emplace_back("held_ratio");
+  header.emplace_back("p_value");
   if (holm) header.emplace_back("p_holm");
   header.insert(header.end(), {"verdict", "note"});
   TextTable t(header);
@@ -239,7 +241,9 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
       note += std::string(note.empty() ? "" : "; ") + waited;
     }
     row.insert(row.end(), {format_number(r.time_ratio, 4), all_columns ? format_number(r.change, 4) : format_percent(r.change),
-                           format_number(r.best_ratio, 4), p_cell(p)});
+                           format_number(r.best_ratio, 4)});
+    if (rounds && !cross) row.push_back(r.held_ratio ? format_number(*r.held_ratio, 4) : "-");
+    row.push_back(p_cell(p));
     if (holm) row.push_back(p_cell(r.p_adjusted));
     // "slower?": beyond the threshold but untestable, so it does not fail CI.
     row.insert(row.end(), {std::string(verdict_name(r.verdict)) + (!p && r.verdict != Verdict::kSame ? "?" : ""), note});
@@ -412,6 +416,12 @@ int compare_main(int argc, char** argv) {
                 "arms, or one arm's rows, ran on different vCPU placements, and their ratios carry the placement's "
                 "change as well as the arms'. The note gives the median ratio of the other rounds; the verdict keeps "
                 "every round.\n";
+      }
+      if (rounds && !cross && std::any_of(c.rows.begin(), c.rows.end(), [](const ComparedConfig& r) { return r.held_ratio; })) {
+        text << "held_ratio: the median over the rounds of base's pct_of_ceiling over new's, each run's rows held to "
+                "the ceiling their own run measured (with --ceiling-bracket, right before and after the row): a "
+                "time ratio with the machine's bandwidth drift between the runs taken out. Informational; the "
+                "verdict is the time's.\n";
       }
       if (const auto waits = noted(waited_apart_rounds_note)) {
         text << waits << " configuration(s) had rounds whose arms' workers worked shares of the step (100% "

@@ -380,6 +380,9 @@ Comparison compare_rounds(const std::vector<std::vector<ResultRow>>& base,
         if (!base_ns || !new_ns || !(*base_ns > 0)) continue;
         c.round_ratios.push_back(*new_ns / *base_ns);
         count_round_waits(c, b->second, n->second, c.round_ratios.back(), same_waits);
+        const auto base_pct = median(values(b->second, Col::pct_of_ceiling));
+        const auto new_pct = median(values(n->second, Col::pct_of_ceiling));
+        if (base_pct && new_pct && *new_pct > 0) c.round_held_ratios.push_back(*base_pct / *new_pct);
         const auto base_x = base_ceilings.crossing_span(b->second), new_x = new_ceilings.crossing_span(n->second);
         if (!base_x || !new_x) continue;
         ++c.rounds_crossing_measured;
@@ -391,6 +394,7 @@ Comparison compare_rounds(const std::vector<std::vector<ResultRow>>& base,
       }
       if (c.rounds_placed_apart > 0) c.same_placement_ratio = median(same_placement);
       if (c.rounds_waited_apart > 0) c.same_waits_ratio = median(same_waits);
+      if (c.round_held_ratios.size() >= 2) c.held_ratio = median(c.round_held_ratios);
       if (!c.paired()) continue;
       c.time_ratio = *median(c.round_ratios);
       c.change = c.time_ratio - 1;

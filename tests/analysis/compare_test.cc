@@ -751,6 +751,59 @@ TEST(CompareCommand, CountsRoundsWhoseArmsWaitedApart) {
   EXPECT_FALSE(waits_apart(5, 100));  // no worked share to compare
 }
 
+// Rounds whose rows carry their own ceilings: held_ratio sets each arm against the ceiling its own
+// run measured. Here the new arm's machine read 20% less in rounds 1 and 2 and its rows took 1.25x
+// the time, the same share of their ceiling: time ratios 1.0 and 1.25 by turns, held ratios 1.0.
+TEST(CompareCommand, HoldsEachRoundsArmsToTheirOwnCeilings) {
+  const auto dir = testing::scratch_dir("CompareCommand.HeldRatio");
+  const auto run = [&](const std::string& run_id, bool slow_machine, unsigned seed) {
+    SyntheticMachine m;
+    m.run_id = run_id;
+    auto out = testing::repetition_rows(m, normal_times(slow_machine ? 1.25e6 : 1e6, 0.002, 5, seed), "fp32", 1024, 1);
+    for (CsvFields& row : out) {
+      row["ceiling_gbps"] = slow_machine ? "40" : "50";
+      row["pct_of_ceiling"] = "80";
+    }
+    return out;
+  };
+  std::string base, next;
+  std::vector<std::vector<ResultRow>> base_rows, new_rows;
+  for (int i = 0; i < 4; ++i) {
+    const auto b = dir / ("base-" + std::to_string(i) + ".csv"), n = dir / ("new-" + std::to_string(i) + ".csv");
+    testing::write_text(b, testing::to_csv(run("b" + std::to_string(i), false, 10 + i)));
+    testing::write_text(n, testing::to_csv(run("n" + std::to_string(i), i == 1 || i == 2, 20 + i)));
+    base += (i ? "," : "") + b.string();
+    next += (i ? "," : "") + n.string();
+    base_rows.push_back(load_results(b.string()));
+    new_rows.push_back(load_results(n.string()));
+  }
+  const Comparison c = compare_rounds(base_rows, new_rows, {});
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_NEAR(c.rows[0].time_ratio, 1.125, 0.01);  // the median of 1.0, 1.25, 1.25, 1.0
+  ASSERT_TRUE(c.rows[0].held_ratio);
+  EXPECT_NEAR(*c.rows[0].held_ratio, 1.0, 1e-9);
+  EXPECT_EQ(c.rows[0].round_held_ratios.size(), 4u);
+  const auto md = dir / "rounds.md";
+  testing::run_command(compare_main, {"compare", base, next, "--format", "md", "--out", md.string()});
+  const std::string text = read(md);
+  EXPECT_NE(text.find("| best_ratio | held_ratio | p_value |"), std::string::npos) << text;
+  EXPECT_NE(text.find("held_ratio: the median over the rounds of base's pct_of_ceiling"), std::string::npos) << text;
+  // Rows without ceilings: the column says "-" and no line explains it.
+  std::string bare_base, bare_next;
+  for (int i = 0; i < 2; ++i) {
+    SyntheticMachine m;
+    m.run_id = "bare" + std::to_string(i);
+    const auto f = dir / ("bare-" + std::to_string(i) + ".csv");
+    testing::write_text(f, testing::to_csv(testing::repetition_rows(m, normal_times(1e6, 0.01, 5, 30 + i), "fp32", 1024, 1)));
+    (i ? bare_next : bare_base) = f.string();
+  }
+  const auto bare_md = dir / "bare.md";
+  testing::run_command(compare_main, {"compare", bare_base + "," + bare_next, bare_next + "," + bare_base, "--format",
+                                      "md", "--out", bare_md.string()});
+  EXPECT_NE(read(bare_md).find("| - |"), std::string::npos) << read(bare_md);
+  EXPECT_EQ(read(bare_md).find("held_ratio:"), std::string::npos) << read(bare_md);
+}
+
 // A ceiling row significantly slower sets the exit status by default (the machine got slower);
 // under --gate kernels, as kvbench ab runs compare, it is shown but only kernel rows count.
 TEST(CompareCommand, GateKernelsLeavesCeilingRowsOutOfTheExitStatus) {
