@@ -114,6 +114,9 @@ inline constexpr std::int64_t kTile = 16;  // positions per softmax tile (kTileF
 // row-scale lines of the range's first 256 rows), decode_step at 1 thread on the Zen 5 guest took
 // fp32 1.05-1.16x and fp16 up to 1.24x the time at its LLC and L2 contexts, and int8 0.96-1.08x
 // (8 rounds each; results/epyc-zen5-2c-kvm-508m/call-start-prefetch/): not taken.
+// 8 KB ahead at 1 and 2 threads from DRAM (the narrow dtypes read less per core at 2), same guest,
+// 8 rounds: 1 thread fp16 1.07x and bf16 1.18x the time (both significant), 2 threads 0.98-1.13x
+// (results/epyc-zen5-2c-kvm-508m/pf-8k/): not taken.
 inline constexpr std::int64_t kPrefetchBytes = 4096;
 inline bool joint_prefetch(std::int64_t row_bytes) { return row_bytes <= 128; }
 inline std::int64_t prefetch_rows_ahead(std::int64_t row_bytes) {
