@@ -417,7 +417,9 @@ int compare_main(int argc, char** argv) {
                 "change as well as the arms'. The note gives the median ratio of the other rounds; the verdict keeps "
                 "every round.\n";
       }
-      if (rounds && !cross && std::any_of(c.rows.begin(), c.rows.end(), [](const ComparedConfig& r) { return r.held_ratio; })) {
+      const bool any_held =
+          std::any_of(c.rows.begin(), c.rows.end(), [](const ComparedConfig& r) { return r.held_ratio.has_value(); });
+      if (rounds && !cross && any_held) {
         text << "held_ratio: the median over the rounds of base's pct_of_ceiling over new's, each run's rows held to "
                 "the ceiling their own run measured (with --ceiling-bracket, right before and after the row): a "
                 "time ratio with the machine's bandwidth drift between the runs taken out. Informational; the "
