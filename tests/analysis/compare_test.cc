@@ -794,7 +794,8 @@ TEST(CompareCommand, HoldsEachRoundsArmsToTheirOwnCeilings) {
     SyntheticMachine m;
     m.run_id = "bare" + std::to_string(i);
     const auto f = dir / ("bare-" + std::to_string(i) + ".csv");
-    testing::write_text(f, testing::to_csv(testing::repetition_rows(m, normal_times(1e6, 0.01, 5, 30 + i), "fp32", 1024, 1)));
+    const auto rows = testing::repetition_rows(m, normal_times(1e6, 0.01, 5, 30 + i), "fp32", 1024, 1);
+    testing::write_text(f, testing::to_csv(rows));
     (i ? bare_next : bare_base) = f.string();
   }
   const auto bare_md = dir / "bare.md";
