@@ -85,6 +85,9 @@ struct ComparedConfig {
   // had not. wait_apart_low and _high: the lesser and the greater wait of the round that lay
   // furthest apart; same_waits_ratio the median ratio of the other rounds (nullopt without any).
   // Informational, as the placement's: a change to the partition moves the waits by design.
+  int rounds_wait_measured = 0, rounds_waited_apart = 0;
+  double wait_apart_low = 0, wait_apart_high = 0;
+  std::optional<double> same_waits_ratio;
   // Each round's base pct_of_ceiling over its new one (medians of each run's rows), in round
   // order, where both runs held the configuration's rows to a ceiling: the round's ratio with each
   // arm held to the bandwidth its own run measured (with --ceiling-bracket, right around the row).
@@ -93,9 +96,6 @@ struct ComparedConfig {
   // one build: 0.80-1.09 against 0.75-1.18; results/xeon-emr-16c-kvm/row-spread/).
   std::vector<double> round_held_ratios;
   std::optional<double> held_ratio;
-  int rounds_wait_measured = 0, rounds_waited_apart = 0;
-  double wait_apart_low = 0, wait_apart_high = 0;
-  std::optional<double> same_waits_ratio;
   bool paired() const { return round_ratios.size() >= 2; }
   // The test that judges the configuration: the paired rounds' where there are 2 or more, else
   // the U test's; nullopt if untested.
