@@ -176,35 +176,55 @@ TEST(CompareResults, MatchThreadsMaxComparesEachSideAtItsLargestThreadCount) {
   EXPECT_NEAR(*c.rows[0].new_gbps / *c.rows[0].base_gbps, 101.0 / 51.0, 1e-9);
 }
 
-// Rounds: a machine whose speed drifts from round to round by far more than the change. Each
-// round's base and new runs share its state; new is 8% slower in every round. Pooled, the drift
-// hides the change; paired by round, it shows.
-struct DriftingRounds {
+// A/B rounds on disk, as `kvbench ab` leaves them: round i's arms in base-i.csv and new-i.csv.
+struct RoundFiles {
   std::vector<std::filesystem::path> base_files, new_files;
-  std::vector<std::vector<ResultRow>> base, next;
+  std::vector<std::vector<ResultRow>> base, next;  // each run's rows, read back
+
+  // The first n runs of an arm, comma-separated, as `kvbench compare` takes rounds.
+  static std::string list(const std::vector<std::filesystem::path>& files, std::size_t n) {
+    std::string out;
+    for (std::size_t i = 0; i < n; ++i) out += (i ? "," : "") + files[i].string();
+    return out;
+  }
+  std::string base_list() const { return list(base_files, base_files.size()); }
+  std::string new_list() const { return list(new_files, new_files.size()); }
 };
 
-DriftingRounds drifting_rounds(const std::string& name, double slowdown, int rounds) {
-  const SyntheticMachine m;
-  const double drift[] = {1.0, 1.3, 0.8, 1.15, 0.9, 1.25};
-  const auto dir = testing::scratch_dir("CompareRounds." + name);
-  DriftingRounds out;
-  for (int i = 0; i < rounds; ++i) {
-    const double state = 1e6 * drift[i % 6];
-    out.base_files.push_back(dir / ("base-" + std::to_string(i) + ".csv"));
-    out.new_files.push_back(dir / ("new-" + std::to_string(i) + ".csv"));
-    testing::write_text(out.base_files.back(),
-                        testing::to_csv(testing::repetition_rows(m, normal_times(state, 0.01, 3, 100 + 2 * i))));
-    testing::write_text(out.new_files.back(),
-                        testing::to_csv(testing::repetition_rows(m, normal_times(state * slowdown, 0.01, 3, 101 + 2 * i))));
-    out.base.push_back(load_results(out.base_files.back().string()));
-    out.next.push_back(load_results(out.new_files.back().string()));
-  }
+RoundFiles write_rounds(const std::filesystem::path& dir, const std::vector<std::vector<CsvFields>>& base_runs,
+                        const std::vector<std::vector<CsvFields>>& new_runs,
+                        const std::vector<std::string>& header = testing::schema_header()) {
+  RoundFiles out;
+  const auto write = [&](const std::vector<std::vector<CsvFields>>& runs, const std::string& arm,
+                         std::vector<std::filesystem::path>& files, std::vector<std::vector<ResultRow>>& rows) {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      files.push_back(dir / (arm + "-" + std::to_string(i) + ".csv"));
+      testing::write_text(files.back(), testing::to_csv(runs[i], header));
+      rows.push_back(load_results(files.back().string()));
+    }
+  };
+  write(base_runs, "base", out.base_files, out.base);
+  write(new_runs, "new", out.new_files, out.next);
   return out;
 }
 
+// Rounds: a machine whose speed drifts from round to round by far more than the change. Each
+// round's base and new runs share its state; new is 8% slower in every round. Pooled, the drift
+// hides the change; paired by round, it shows.
+RoundFiles drifting_rounds(const std::string& name, double slowdown, int rounds) {
+  const SyntheticMachine m;
+  const double drift[] = {1.0, 1.3, 0.8, 1.15, 0.9, 1.25};
+  std::vector<std::vector<CsvFields>> base, next;
+  for (int i = 0; i < rounds; ++i) {
+    const double state = 1e6 * drift[i % 6];
+    base.push_back(testing::repetition_rows(m, normal_times(state, 0.01, 3, 100 + 2 * i)));
+    next.push_back(testing::repetition_rows(m, normal_times(state * slowdown, 0.01, 3, 101 + 2 * i)));
+  }
+  return write_rounds(testing::scratch_dir("CompareRounds." + name), base, next);
+}
+
 TEST(CompareRounds, PairingByRoundShowsAChangeThatDriftHides) {
-  const DriftingRounds d = drifting_rounds("Drift", 1.08, 5);
+  const RoundFiles d = drifting_rounds("Drift", 1.08, 5);
   std::vector<ResultRow> pooled_base, pooled_new;
   for (const auto& f : d.base) pooled_base.insert(pooled_base.end(), f.begin(), f.end());
   for (const auto& f : d.next) pooled_new.insert(pooled_new.end(), f.begin(), f.end());
@@ -226,7 +246,7 @@ TEST(CompareRounds, PairingByRoundShowsAChangeThatDriftHides) {
 }
 
 TEST(CompareRounds, UnchangedCodeUnderDriftIsSame) {
-  const DriftingRounds d = drifting_rounds("Steady", 1.0, 5);
+  const RoundFiles d = drifting_rounds("Steady", 1.0, 5);
   const Comparison c = compare_rounds(d.base, d.next, {});
   ASSERT_EQ(c.rows.size(), 1u);
   EXPECT_EQ(c.rows[0].verdict, Verdict::kSame);
@@ -234,7 +254,7 @@ TEST(CompareRounds, UnchangedCodeUnderDriftIsSame) {
 }
 
 TEST(CompareRounds, UnequalRunCountsArePooledNotPaired) {
-  DriftingRounds d = drifting_rounds("Unequal", 1.08, 3);
+  RoundFiles d = drifting_rounds("Unequal", 1.08, 3);
   d.next.pop_back();
   const Comparison c = compare_rounds(d.base, d.next, {});
   ASSERT_EQ(c.rows.size(), 1u);
@@ -248,18 +268,12 @@ TEST(CompareRounds, UnequalRunCountsArePooledNotPaired) {
 // run in a round is off by its own factor (about 7%, so a round's ratio by about 10%); 24
 // configurations over 8 rounds, repeated for 20 seeds. `slowdown` multiplies the new arm's time of
 // configuration 0 only.
-struct ManyRows {
-  std::vector<std::vector<ResultRow>> base, next;
-  std::string base_list, new_list;  // the files, comma-separated, as `kvbench compare` takes them
-};
-
-ManyRows many_configurations(const std::string& name, unsigned seed, double slowdown = 1.0) {
+RoundFiles many_configurations(const std::string& name, unsigned seed, double slowdown = 1.0) {
   constexpr int kRounds = 8, kConfigurations = 24;
   const SyntheticMachine m;
   std::mt19937 rng(seed);
   std::normal_distribution<double> run_noise(0.0, 0.07);
-  const auto dir = testing::scratch_dir("CompareRounds.Many" + name + std::to_string(seed));
-  ManyRows out;
+  std::vector<std::vector<CsvFields>> base_runs, new_runs;
   for (int i = 0; i < kRounds; ++i) {
     std::vector<CsvFields> base, next;
     for (int k = 0; k < kConfigurations; ++k) {
@@ -270,15 +284,10 @@ ManyRows many_configurations(const std::string& name, unsigned seed, double slow
       for (auto& f : testing::repetition_rows(m, normal_times(n, 0.01, 3, seed * 1000 + i * 50 + 2 * k + 1), "fp32", 64 + k))
         next.push_back(f);
     }
-    const auto base_file = dir / ("base-" + std::to_string(i) + ".csv"), new_file = dir / ("new-" + std::to_string(i) + ".csv");
-    testing::write_text(base_file, testing::to_csv(base));
-    testing::write_text(new_file, testing::to_csv(next));
-    out.base.push_back(load_results(base_file.string()));
-    out.next.push_back(load_results(new_file.string()));
-    out.base_list += (i ? "," : "") + base_file.string();
-    out.new_list += (i ? "," : "") + new_file.string();
+    base_runs.push_back(std::move(base));
+    new_runs.push_back(std::move(next));
   }
-  return out;
+  return write_rounds(testing::scratch_dir("CompareRounds.Many" + name + std::to_string(seed)), base_runs, new_runs);
 }
 
 // Judged one by one, most of the 20 identical-build A/Bs flag some configuration (about 1 - 0.95^24
@@ -288,7 +297,7 @@ TEST(CompareRounds, HolmKeepsIdenticalBuildsFromFlaggingAnyOfManyConfigurations)
   CompareOptions alone;
   alone.p_adjust = PAdjust::kNone;
   for (unsigned seed = 1; seed <= 20; ++seed) {
-    const ManyRows d = many_configurations("Null", seed);
+    const RoundFiles d = many_configurations("Null", seed);
     const Comparison holm = compare_rounds(d.base, d.next, {});
     ASSERT_EQ(holm.rows.size(), 24u);
     const auto flags = [](const Comparison& c) {
@@ -304,7 +313,7 @@ TEST(CompareRounds, HolmKeepsIdenticalBuildsFromFlaggingAnyOfManyConfigurations)
 
 // A 30% slowdown of one configuration among the 24 still reads slower after the adjustment.
 TEST(CompareRounds, HolmStillFlagsARealSlowdown) {
-  const ManyRows d = many_configurations("Slow", 7, 1.3);
+  const RoundFiles d = many_configurations("Slow", 7, 1.3);
   const Comparison c = compare_rounds(d.base, d.next, {});
   ASSERT_EQ(c.rows.size(), 24u);
   EXPECT_EQ(c.rows[0].base_example->str(Col::context), "64");  // sorted by change: the slowest first
@@ -399,13 +408,8 @@ TEST(CompareCommand, CrossCpuAndStrict) {
 }
 
 TEST(CompareCommand, CommaListsAreRounds) {
-  const DriftingRounds d = drifting_rounds("Command", 1.08, 4);
-  const auto list = [](const std::vector<std::filesystem::path>& files, std::size_t n) {
-    std::string out;
-    for (std::size_t i = 0; i < n; ++i) out += (i ? "," : "") + files[i].string();
-    return out;
-  };
-  const std::string base = list(d.base_files, 4), next = list(d.new_files, 4);
+  const RoundFiles d = drifting_rounds("Command", 1.08, 4);
+  const std::string base = d.base_list(), next = d.new_list();
   const auto md = d.base_files[0].parent_path() / "rounds.md";
   EXPECT_EQ(testing::run_command(compare_main, {"compare", base, next, "--format", "md", "--out", md.string()}), 1);
   const std::string text = read(md);
@@ -414,7 +418,8 @@ TEST(CompareCommand, CommaListsAreRounds) {
   EXPECT_NE(text.find("faster in 0 of 4 rounds"), std::string::npos) << text;
   // Three base runs against four new ones: pooled, and said so.
   const auto pooled = d.base_files[0].parent_path() / "pooled.md";
-  testing::run_command(compare_main, {"compare", list(d.base_files, 3), next, "--format", "md", "--out", pooled.string()});
+  testing::run_command(compare_main,
+                       {"compare", RoundFiles::list(d.base_files, 3), next, "--format", "md", "--out", pooled.string()});
   EXPECT_NE(read(pooled).find("Pooled: 3 base and 4 new run(s)"), std::string::npos) << read(pooled);
   EXPECT_EQ(testing::run_command(compare_main, {"compare", base + ",", next}), 2);  // an empty name
 }
@@ -435,50 +440,39 @@ TEST(CompareResults, BestRatioIsFastestOverFastest) {
 // median says faster, the fastest repetitions agree, and the table says so under it.
 TEST(CompareCommand, NotesVerdictsWhoseFastestRepetitionsAgree) {
   const SyntheticMachine m;
+  const auto times = [&](int slow, unsigned seed) {
+    std::vector<double> t = normal_times(1e6, 0.005, 3, seed);
+    for (int j = 0; j < slow; ++j) t[static_cast<std::size_t>(j)] *= 1.45;
+    return t;
+  };
+  std::vector<std::vector<CsvFields>> base_runs, new_runs;
+  for (int i = 0; i < 5; ++i) {
+    base_runs.push_back(testing::repetition_rows(m, times(2, 10 + 2 * i)));
+    new_runs.push_back(testing::repetition_rows(m, times(1, 11 + 2 * i)));
+  }
   const auto dir = testing::scratch_dir("CompareCommand.BestRatio");
-  std::string base, next;
-  for (int i = 0; i < 5; ++i) {
-    const auto times = [&](int slow, unsigned seed) {
-      std::vector<double> t = normal_times(1e6, 0.005, 3, seed);
-      for (int j = 0; j < slow; ++j) t[static_cast<std::size_t>(j)] *= 1.45;
-      return t;
-    };
-    const auto b = dir / ("base-" + std::to_string(i) + ".csv"), n = dir / ("new-" + std::to_string(i) + ".csv");
-    testing::write_text(b, testing::to_csv(testing::repetition_rows(m, times(2, 10 + 2 * i))));
-    testing::write_text(n, testing::to_csv(testing::repetition_rows(m, times(1, 11 + 2 * i))));
-    base += (i ? "," : "") + b.string();
-    next += (i ? "," : "") + n.string();
-  }
-  std::vector<std::vector<ResultRow>> base_runs, new_runs;
-  for (int i = 0; i < 5; ++i) {
-    base_runs.push_back(load_results((dir / ("base-" + std::to_string(i) + ".csv")).string()));
-    new_runs.push_back(load_results((dir / ("new-" + std::to_string(i) + ".csv")).string()));
-  }
-  const Comparison c = compare_rounds(base_runs, new_runs, {});
+  const RoundFiles r = write_rounds(dir, base_runs, new_runs);
+  const Comparison c = compare_rounds(r.base, r.next, {});
   ASSERT_EQ(c.rows.size(), 1u);
   EXPECT_EQ(c.rows[0].verdict, Verdict::kFaster);
   EXPECT_LT(c.rows[0].time_ratio, 0.75);
   EXPECT_NEAR(c.rows[0].best_ratio, 1.0, 0.02);
   const auto md = dir / "best.md";
-  testing::run_command(compare_main, {"compare", base, next, "--format", "md", "--out", md.string()});
+  testing::run_command(compare_main, {"compare", r.base_list(), r.new_list(), "--format", "md", "--out", md.string()});
   const std::string text = read(md);
   EXPECT_NE(text.find("best_ratio"), std::string::npos) << text;
   EXPECT_NE(text.find("1 configuration(s) judged faster or slower have fastest repetitions within 5%"),
             std::string::npos)
       << text;
   // A real change moves the fastest repetitions too: no such line.
-  const DriftingRounds d = drifting_rounds("BestRatioReal", 1.08, 4);
+  const RoundFiles d = drifting_rounds("BestRatioReal", 1.08, 4);
   const Comparison real = compare_rounds(d.base, d.next, {});
   ASSERT_EQ(real.rows.size(), 1u);
   EXPECT_EQ(real.rows[0].verdict, Verdict::kSlower);
   EXPECT_GT(real.rows[0].best_ratio, 1.05);
-  std::string real_base, real_next;
-  for (std::size_t i = 0; i < d.base_files.size(); ++i) {
-    real_base += (i ? "," : "") + d.base_files[i].string();
-    real_next += (i ? "," : "") + d.new_files[i].string();
-  }
   const auto real_md = dir / "real.md";
-  testing::run_command(compare_main, {"compare", real_base, real_next, "--format", "md", "--out", real_md.string()});
+  testing::run_command(compare_main,
+                       {"compare", d.base_list(), d.new_list(), "--format", "md", "--out", real_md.string()});
   const std::string real_text = read(real_md);
   EXPECT_NE(real_text.find("1 significantly slower"), std::string::npos) << real_text;
   EXPECT_EQ(real_text.find("fastest repetitions within"), std::string::npos) << real_text;
@@ -646,20 +640,18 @@ TEST(CompareCommand, CountsRoundsWhoseArmsRanOnDifferentPlacements) {
     }
     return out;
   };
-  std::string base, next;
+  std::vector<std::vector<CsvFields>> base_runs, new_runs;
   // Rounds 2 and 3 ran the new arm on the other placement; round 4's base run moved there after
   // its crossing (its end reads 90) and took 1.6x its time: the round counts as placed apart.
   for (int i = 0; i < 5; ++i) {
-    const auto b = dir / ("base-" + std::to_string(i) + ".csv"), n = dir / ("new-" + std::to_string(i) + ".csv");
-    testing::write_text(b, testing::to_csv(run("b" + std::to_string(i), i < 4 ? 1e6 : 1.6e6, 10 + i, "300",
-                                               i == 4 ? "90" : "310")));
-    testing::write_text(n, testing::to_csv(run("n" + std::to_string(i), i == 2 || i == 3 ? 0.6e6 : 1e6, 20 + i,
-                                               i == 2 || i == 3 ? "90" : "300")));
-    base += (i ? "," : "") + b.string();
-    next += (i ? "," : "") + n.string();
+    const bool placed_apart = i == 2 || i == 3;
+    base_runs.push_back(run("b" + std::to_string(i), i < 4 ? 1e6 : 1.6e6, 10 + i, "300", i == 4 ? "90" : "310"));
+    new_runs.push_back(run("n" + std::to_string(i), placed_apart ? 0.6e6 : 1e6, 20 + i, placed_apart ? "90" : "300"));
   }
+  const RoundFiles r = write_rounds(dir, base_runs, new_runs);
+  const std::string next = r.new_list();
   const auto md = dir / "rounds.md";
-  testing::run_command(compare_main, {"compare", base, next, "--format", "md", "--out", md.string()});
+  testing::run_command(compare_main, {"compare", r.base_list(), next, "--format", "md", "--out", md.string()});
   const std::string text = read(md);
   // The rounds on one placement read about 1.00; those placed apart 0.6, 0.6 and 0.63.
   EXPECT_NE(text.find("arms' barrier crossings > 2.0x apart in 3 of 5 rounds (the others' median ratio 1.0"),
@@ -691,16 +683,14 @@ TEST(CompareCommand, CountsRoundsWhoseRowsCrossingsMovedWithinTheirBracket) {
   };
   auto header = testing::schema_header();
   header.insert(header.end(), {"barrier_before_ns", "barrier_after_ns"});
-  std::string base, next;
+  std::vector<std::vector<CsvFields>> base_runs, new_runs;
   for (int i = 0; i < 3; ++i) {
-    const auto b = dir / ("base-" + std::to_string(i) + ".csv"), n = dir / ("new-" + std::to_string(i) + ".csv");
-    testing::write_text(b, testing::to_csv(run("b" + std::to_string(i), 10 + i, "300", "310"), header));
-    testing::write_text(n, testing::to_csv(run("n" + std::to_string(i), 20 + i, "300", i == 1 ? "90" : "290"), header));
-    base += (i ? "," : "") + b.string();
-    next += (i ? "," : "") + n.string();
+    base_runs.push_back(run("b" + std::to_string(i), 10 + i, "300", "310"));
+    new_runs.push_back(run("n" + std::to_string(i), 20 + i, "300", i == 1 ? "90" : "290"));
   }
+  const RoundFiles r = write_rounds(dir, base_runs, new_runs, header);
   const auto md = dir / "rounds.md";
-  testing::run_command(compare_main, {"compare", base, next, "--format", "md", "--out", md.string()});
+  testing::run_command(compare_main, {"compare", r.base_list(), r.new_list(), "--format", "md", "--out", md.string()});
   EXPECT_NE(read(md).find("arms' barrier crossings > 2.0x apart in 1 of 3 rounds"), std::string::npos) << read(md);
 }
 
@@ -720,19 +710,16 @@ TEST(CompareCommand, CountsRoundsWhoseArmsWaitedApart) {
   header.push_back("barrier_wait_pct");
   // Rounds 1 and 3: the new arm had a slow worker (31%, 1.4x the time). Round 4's 13% against 20%
   // is within 10% of the step's worked share (87 against 80).
-  std::string base, next;
+  std::vector<std::vector<CsvFields>> base_runs, new_runs;
   for (int i = 0; i < 5; ++i) {
-    const auto b = dir / ("base-" + std::to_string(i) + ".csv"), n = dir / ("new-" + std::to_string(i) + ".csv");
     const bool slow = i == 1 || i == 3;
-    testing::write_text(b, testing::to_csv(run("b" + std::to_string(i), 1e6, 10 + i, "13"), header));
-    testing::write_text(n, testing::to_csv(run("n" + std::to_string(i), slow ? 1.4e6 : 1e6, 20 + i,
-                                               slow ? "31" : i == 4 ? "20" : "13"),
-                                           header));
-    base += (i ? "," : "") + b.string();
-    next += (i ? "," : "") + n.string();
+    base_runs.push_back(run("b" + std::to_string(i), 1e6, 10 + i, "13"));
+    new_runs.push_back(run("n" + std::to_string(i), slow ? 1.4e6 : 1e6, 20 + i, slow ? "31" : i == 4 ? "20" : "13"));
   }
+  const RoundFiles r = write_rounds(dir, base_runs, new_runs, header);
+  const std::string base = r.base_list();
   const auto md = dir / "rounds.md";
-  testing::run_command(compare_main, {"compare", base, next, "--format", "md", "--out", md.string()});
+  testing::run_command(compare_main, {"compare", base, r.new_list(), "--format", "md", "--out", md.string()});
   const std::string text = read(md);
   EXPECT_NE(text.find("arms' barrier waits apart in 2 of 5 rounds (13% vs 31%; the others' median ratio 1.0"),
             std::string::npos)
@@ -766,25 +753,20 @@ TEST(CompareCommand, HoldsEachRoundsArmsToTheirOwnCeilings) {
     }
     return out;
   };
-  std::string base, next;
-  std::vector<std::vector<ResultRow>> base_rows, new_rows;
+  std::vector<std::vector<CsvFields>> base_runs, new_runs;
   for (int i = 0; i < 4; ++i) {
-    const auto b = dir / ("base-" + std::to_string(i) + ".csv"), n = dir / ("new-" + std::to_string(i) + ".csv");
-    testing::write_text(b, testing::to_csv(run("b" + std::to_string(i), false, 10 + i)));
-    testing::write_text(n, testing::to_csv(run("n" + std::to_string(i), i == 1 || i == 2, 20 + i)));
-    base += (i ? "," : "") + b.string();
-    next += (i ? "," : "") + n.string();
-    base_rows.push_back(load_results(b.string()));
-    new_rows.push_back(load_results(n.string()));
+    base_runs.push_back(run("b" + std::to_string(i), false, 10 + i));
+    new_runs.push_back(run("n" + std::to_string(i), i == 1 || i == 2, 20 + i));
   }
-  const Comparison c = compare_rounds(base_rows, new_rows, {});
+  const RoundFiles r = write_rounds(dir, base_runs, new_runs);
+  const Comparison c = compare_rounds(r.base, r.next, {});
   ASSERT_EQ(c.rows.size(), 1u);
   EXPECT_NEAR(c.rows[0].time_ratio, 1.125, 0.01);  // the median of 1.0, 1.25, 1.25, 1.0
   ASSERT_TRUE(c.rows[0].held_ratio);
   EXPECT_NEAR(*c.rows[0].held_ratio, 1.0, 1e-9);
   EXPECT_EQ(c.rows[0].round_held_ratios.size(), 4u);
   const auto md = dir / "rounds.md";
-  testing::run_command(compare_main, {"compare", base, next, "--format", "md", "--out", md.string()});
+  testing::run_command(compare_main, {"compare", r.base_list(), r.new_list(), "--format", "md", "--out", md.string()});
   const std::string text = read(md);
   EXPECT_NE(text.find("| best_ratio | held_ratio | p_value |"), std::string::npos) << text;
   EXPECT_NE(text.find("held_ratio: the median over the rounds of base's pct_of_ceiling"), std::string::npos) << text;
@@ -860,12 +842,12 @@ TEST(CompareCommand, SaysWhatHolmsAdjustmentHeldBack) {
   CompareOptions alone;
   alone.p_adjust = PAdjust::kNone;
   for (unsigned seed = 1; seed <= 20; ++seed) {
-    const ManyRows d = many_configurations("Command", seed);
+    const RoundFiles d = many_configurations("Command", seed);
     const Comparison one_by_one = compare_rounds(d.base, d.next, alone);
     if (!one_by_one.any_significant_slowdown() || compare_rounds(d.base, d.next, {}).any_significant_slowdown()) continue;
     const auto md = testing::scratch_dir("CompareCommand.HeldBack") / "compare.md";
-    EXPECT_EQ(testing::run_command(compare_main, {"compare", d.base_list, d.new_list, "--p-adjust", "none"}), 1);
-    EXPECT_EQ(testing::run_command(compare_main, {"compare", d.base_list, d.new_list, "--format", "md", "--out",
+    EXPECT_EQ(testing::run_command(compare_main, {"compare", d.base_list(), d.new_list(), "--p-adjust", "none"}), 1);
+    EXPECT_EQ(testing::run_command(compare_main, {"compare", d.base_list(), d.new_list(), "--format", "md", "--out",
                                                   md.string(), "--force"}), 0);
     const std::string text = read(md);
     EXPECT_NE(text.find("but not after Holm's adjustment: noise, or a change that more rounds would show"),
