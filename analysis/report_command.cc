@@ -704,7 +704,11 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms,
         "carries a short FP32 FMA burst on its workers before and after it; where the slower one is more than 10% "
         "below the fastest its run saw them do (`ceiling_fma`, or the other end) it says \"core at N% of its FMA "
         "ceiling\": the workers ran slow (a clock drop, a neighbour on the sibling hardware thread) under a "
-        "memory bracket that may have held, so the row understates its kernel. Such rows can keep a line from "
+        "memory bracket that may have held, so the row understates its kernel. A burst of 2 or more workers also "
+        "times each worker's own share; where its slowest ran more than 10% below its fastest (`core_slowest_pct`, "
+        "on PU `core_slowest_pu`) the row says \"a worker at N% of the fastest's FMA rate (PU k)\" and counts as "
+        "slowed too: a burst's GFLOP/s is its last worker's, so a run whose every burst had one worker slowed "
+        "measured its FMA ceiling in that state. Such rows can keep a line from "
         "failing but never make it fail (a line missed only by them says unsettled), and a pair with one can "
         "do neither. A bracketed row of 2 or more workers also carries their crossing of the per-layer barrier "
         "before and after it (`barrier_before_ns`, `barrier_after_ns`); where the two lie more than 2x apart it "
@@ -800,8 +804,9 @@ void configurations_section(std::ostream& md, const std::vector<MachineResults>&
         "against the machine's measured read ceiling at the row's cache level and thread count; \"ceiling moved "
         "X%\" marks a --ceiling-bracket row whose own ceiling changed by more than 10% while it was measured, "
         "\"core at N% of its FMA ceiling\" one whose workers' FMA burst before or after it fell more than 10% below "
-        "the fastest its run saw them do, \"barrier crossing moved\" one whose workers' crossing of the per-layer "
-        "barrier before and after it lay more than 2x apart.\n\n";
+        "the fastest its run saw them do, \"a worker at N% of the fastest's FMA rate\" one whose burst's slowest "
+        "worker ran more than 10% below its fastest, \"barrier crossing moved\" one whose workers' crossing of the "
+        "per-layer barrier before and after it lay more than 2x apart.\n\n";
   if (order.empty()) {
     md << "No kernel rows in the input.\n\n";
     return;

@@ -30,7 +30,8 @@ inline constexpr int kSchemaVersion = 1;
   X(ceiling_before_gbps, Float) X(ceiling_after_gbps, Float)                             \
   X(core_before_gflops, Float) X(core_after_gflops, Float) X(barrier_wait_pct, Float)   \
   X(barrier_slowest_pu, Int) X(barrier_slowest_pct, Float)                               \
-  X(barrier_before_ns, Float) X(barrier_after_ns, Float)
+  X(barrier_before_ns, Float) X(barrier_after_ns, Float)                                 \
+  X(core_slowest_pct, Float) X(core_slowest_pu, Int)
 
 enum class Col : std::size_t {
 #define KVB_ENUM_ENTRY(name, kind) name,
@@ -55,8 +56,8 @@ inline constexpr Col kConfigColumns[] = {
     Col::block_order, Col::seq_lens, Col::query_tokens, Col::sliding_pattern};
 
 // Columns added to schema version 1 later (the variant axes, the ceiling and core brackets, the
-// CPU signature, the LLC's source, the barrier wait and crossing brackets): a file without them
-// reads them as empty, so older version-1 files still load.
+// CPU signature, the LLC's source, the barrier wait and crossing brackets, the core bracket's
+// slowest worker): a file without them reads them as empty, so older version-1 files still load.
 inline constexpr Col kOptionalColumns[] = {Col::block_size,          Col::block_order,
                                            Col::seq_lens,            Col::query_tokens,
                                            Col::sliding_pattern,     Col::ceiling_before_gbps,
@@ -65,7 +66,8 @@ inline constexpr Col kOptionalColumns[] = {Col::block_size,          Col::block_
                                            Col::llc_source,          Col::llc_hwloc_bytes,
                                            Col::barrier_wait_pct,    Col::barrier_slowest_pu,
                                            Col::barrier_slowest_pct, Col::barrier_before_ns,
-                                           Col::barrier_after_ns};
+                                           Col::barrier_after_ns,    Col::core_slowest_pct,
+                                           Col::core_slowest_pu};
 
 // One CSV row. Numeric fields are parsed at load time; an empty field is "not measured".
 struct ResultRow {

@@ -103,9 +103,19 @@ std::optional<double> RunCeilings::core_fraction(const ResultRow& row) const {
 }
 
 std::string RunCeilings::core_slowed_note(const ResultRow& row) const {
-  const auto fraction = core_fraction(row);
-  if (!fraction || *fraction >= 1 - kCeilingDriftFlag) return "";
-  return "core at " + std::to_string(std::lround(100 * *fraction)) + "% of its FMA ceiling";
+  std::string note;
+  if (const auto fraction = core_fraction(row); fraction && *fraction < 1 - kCeilingDriftFlag)
+    note = "core at " + std::to_string(std::lround(100 * *fraction)) + "% of its FMA ceiling";
+  // The burst's GFLOP/s is its last worker's: where every burst of the run had one worker slowed
+  // (the EMR host at 16 threads), the ceiling shares that state and only the workers' own rates
+  // show it.
+  if (const auto slowest = row.num(Col::core_slowest_pct);
+      slowest && *slowest > 0 && *slowest < 100 * (1 - kCeilingDriftFlag)) {
+    const auto pu = row.num(Col::core_slowest_pu);
+    note += (note.empty() ? "" : "; ") + std::string("a worker at ") + std::to_string(std::lround(*slowest)) +
+            "% of the fastest's FMA rate" + (pu ? " (PU " + std::to_string(std::lround(*pu)) + ")" : "");
+  }
+  return note;
 }
 
 std::optional<double> ceiling_drift(const ResultRow& row) {

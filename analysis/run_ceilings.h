@@ -45,9 +45,11 @@ class RunCeilings {
   // end as a fraction of the fastest the same workers were seen to run FMAs in its run (the
   // start-of-run ceiling_fma or either end); nullopt for rows without a core bracket.
   std::optional<double> core_fraction(const ResultRow& row) const;
-  // "core at 52% of its FMA ceiling" where that fraction is below 1 - kCeilingDriftFlag, else "":
-  // the workers ran slower while the row was measured (a clock drop, a neighbour on the sibling
-  // hardware thread), which a memory bracket does not see; the row then understates its kernel.
+  // "core at 52% of its FMA ceiling" where that fraction is below 1 - kCeilingDriftFlag, and "a
+  // worker at 50% of the fastest's FMA rate (PU 7)" where a burst's slowest worker ran that far
+  // below its fastest (core_slowest_pct, core_slowest_pu), else "": the workers, or one of them,
+  // ran slower while the row was measured (a clock drop, a neighbour on the sibling hardware
+  // thread), which a memory bracket does not see; the row then understates its kernel.
   std::string core_slowed_note(const ResultRow& row) const;
 
  private:

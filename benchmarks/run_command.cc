@@ -198,6 +198,9 @@ struct RunState {
   struct Bracket {
     std::optional<double> before, after;
     std::optional<double> core_before, core_after;
+    // Of the two FMA bursts (2+ workers), the lower slowest-worker share and that worker's PU.
+    std::optional<double> core_slowest_pct;
+    std::string core_slowest_pu;
     std::optional<double> barrier_before, barrier_after;
   };
   std::map<std::size_t, Bracket> brackets;  // by entry
@@ -272,7 +275,7 @@ struct RunState {
     if (f && settings->ceiling_bracket && !brackets.count(entry_index)) {
       Bracket& b = brackets[entry_index];
       b.before = bracket_ceiling(entry_index, "before");
-      b.core_before = bracket_core(entry_index, "before");
+      b.core_before = bracket_core(entry_index, "before", b);
       b.barrier_before = bracket_barrier(entry_index, "before");
     }
     return f;
@@ -374,11 +377,24 @@ struct RunState {
   }
 
   // FP32 FMA throughput of the entry's workers now (GFLOP/s), as the run's ceiling_fma measures
-  // it but short (best of 3 x 0.02 s).
-  std::optional<double> bracket_core(std::size_t entry_index, const char* when) {
+  // it but short (best of 3 x 0.02 s); keeps the burst's slowest worker in `b` where it ran
+  // further below the fastest than the other end's.
+  std::optional<double> bracket_core(std::size_t entry_index, const char* when, Bracket& b) {
     return bracket_or_warn(entry_index, "FMA burst", [&](const CeilingTarget& t) -> std::optional<double> {
       const CeilingResult r = measure_fma(fixture->pool(), ceiling_options(placement, 0.02), t.threads);
-      std::fprintf(stderr, "  core bracket %s: ceiling_fma %d thread(s) %.1f GFLOP/s\n", when, t.threads, r.gflops);
+      std::fprintf(stderr, "  core bracket %s: ceiling_fma %d thread(s) %.1f GFLOP/s", when, t.threads, r.gflops);
+      if (r.slowest_worker >= 0) {
+        const std::vector<unsigned>& pus = fixture->pool().bound_pus();  // 2+ workers: the pool's first
+        const auto w = static_cast<std::size_t>(r.slowest_worker);
+        const std::string pu = w < pus.size() ? std::to_string(pus[w]) : std::string();
+        std::fprintf(stderr, ", slowest worker %.0f%% of the fastest's rate (%s %s)", r.slowest_worker_pct,
+                     pu.empty() ? "worker" : "PU", pu.empty() ? std::to_string(w).c_str() : pu.c_str());
+        if (!b.core_slowest_pct || r.slowest_worker_pct < *b.core_slowest_pct) {
+          b.core_slowest_pct = r.slowest_worker_pct;
+          b.core_slowest_pu = pu;
+        }
+      }
+      std::fprintf(stderr, "\n");
       return r.gflops;
     });
   }
@@ -498,7 +514,7 @@ struct RunState {
     if (const auto b_it = brackets.find(index); b_it != brackets.end()) {
       if (b_it->second.before && !b_it->second.after) {
         b_it->second.after = bracket_ceiling(index, "after");
-        b_it->second.core_after = bracket_core(index, "after");
+        b_it->second.core_after = bracket_core(index, "after", b_it->second);
         b_it->second.barrier_after = bracket_barrier(index, "after");
       }
       if (b_it->second.before && b_it->second.after) {
@@ -527,6 +543,10 @@ struct RunState {
       if (bracket->core_before && bracket->core_after) {
         row.emplace_back("core_before_gflops", csv_number(*bracket->core_before));
         row.emplace_back("core_after_gflops", csv_number(*bracket->core_after));
+        if (bracket->core_slowest_pct) {
+          row.emplace_back("core_slowest_pct", csv_number(*bracket->core_slowest_pct));
+          if (!bracket->core_slowest_pu.empty()) row.emplace_back("core_slowest_pu", bracket->core_slowest_pu);
+        }
       }
       if (bracket->barrier_before && bracket->barrier_after) {
         row.emplace_back("barrier_before_ns", csv_number(*bracket->barrier_before));

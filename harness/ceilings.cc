@@ -279,11 +279,19 @@ CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt, int worke
   const int T = workers;
   std::vector<float> sinks(static_cast<std::size_t>(T) * 16);
   std::vector<std::int64_t> flops(static_cast<std::size_t>(T) * 8);
+  // Each worker's own ticks per iteration in every call, its own vector: the calls line up
+  // across workers, since every call runs the body on each of them once.
+  std::vector<std::vector<double>> own_ticks(static_cast<std::size_t>(T));
+  std::vector<std::int64_t> call_iters;  // written by worker 0
   constexpr std::int64_t kRounds = 1 << 14;
   auto body = [&](int w, std::int64_t iters) {
     if (w >= T) return;
+    const std::uint64_t start = ticks();
     std::int64_t f = 0;
     for (std::int64_t it = 0; it < iters; ++it) f += ceiling_fma(kRounds, &sinks[static_cast<std::size_t>(w) * 16]);
+    own_ticks[static_cast<std::size_t>(w)].push_back(static_cast<double>(ticks() - start) /
+                                                     static_cast<double>(std::max<std::int64_t>(iters, 1)));
+    if (w == 0) call_iters.push_back(iters);
     flops[static_cast<std::size_t>(w) * 8] = f / std::max<std::int64_t>(iters, 1);
   };
   const auto [ns, iters] = calibrate_and_time(pool, opt, body);
@@ -294,6 +302,27 @@ CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt, int worke
   r.ns_per_sweep = ns;
   for (int w = 0; w < T; ++w) r.flops += flops[static_cast<std::size_t>(w) * 8];
   r.gflops = static_cast<double>(r.flops) / ns;
+  if (T >= 2) {
+    // Of the timed calls (the calibration's are shorter), the one whose last worker finished
+    // soonest stands for the best repetition.
+    std::size_t best = 0;
+    double best_slowest = 1e300;
+    for (std::size_t call = 0; call < call_iters.size(); ++call) {
+      if (call_iters[call] != iters) continue;
+      double slowest = 0;
+      for (const auto& t : own_ticks) slowest = std::max(slowest, t[call]);
+      if (slowest < best_slowest) best_slowest = slowest, best = call;
+    }
+    if (best_slowest < 1e300 && best_slowest > 0) {
+      double fastest = best_slowest;
+      for (int w = 0; w < T; ++w) {
+        const double t = own_ticks[static_cast<std::size_t>(w)][best];
+        fastest = std::min(fastest, t);
+        if (t == best_slowest && r.slowest_worker < 0) r.slowest_worker = w;
+      }
+      r.slowest_worker_pct = 100.0 * fastest / best_slowest;
+    }
+  }
   return r;
 }
 

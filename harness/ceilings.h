@@ -51,6 +51,12 @@ struct CeilingResult {
   double gbps = 0;                   // (read + written) / ns
   double gflops = 0;
   ThpState thp = ThpState::kUnknown;
+  // FMA on 2+ workers: the slowest worker's own rate as % of the fastest's, in the repetition
+  // reported, and that worker's index in the pool (-1: one worker). The burst's GFLOP/s ends with
+  // its last worker; this says whether one worker (a core shared with a busy sibling: about 50)
+  // or all of them (a clock drop: about 100) ran slow.
+  double slowest_worker_pct = 100;
+  int slowest_worker = -1;
 };
 
 struct CeilingOptions {

@@ -39,7 +39,8 @@ const std::vector<std::string>& csv_base_columns() {
       "aggregate", "repetition", "iterations", "ns_per_step", "tokens_per_s", "bytes_read", "bytes_written",
       "flops", "gbps", "gflops", "ai_flop_per_byte", "working_set_bytes", "ws_over_llc", "ceiling_gbps",
       "pct_of_ceiling", "ceiling_before_gbps", "ceiling_after_gbps", "core_before_gflops", "core_after_gflops",
-      "barrier_before_ns", "barrier_after_ns", "barrier_wait_pct", "barrier_slowest_pu", "barrier_slowest_pct",
+      "core_slowest_pct", "core_slowest_pu", "barrier_before_ns", "barrier_after_ns", "barrier_wait_pct",
+      "barrier_slowest_pu", "barrier_slowest_pct",
       "valid", "max_rel_err"};
   return cols;
 }

@@ -641,6 +641,46 @@ TEST(EfficiencyTargets, LinesMissedOnlyByRowsWithASlowedCoreAreUnsettled) {
   EXPECT_FALSE(bracket_only.core_fraction(decode_row("decode_step", "fp32", 1, 16, 1e5, 10, "L2")).has_value());
 }
 
+// A burst's GFLOP/s is its last worker's, so a run whose every burst had one worker slowed (the
+// EMR host at 16 threads) measures its FMA ceiling in that state too: the bursts match it and
+// only the workers' own rates (core_slowest_pct) show the slowed one. Such a row is marked as one
+// with a slowed core, and a line it alone misses is unsettled.
+TEST(EfficiencyTargets, ABurstsSlowestWorkerMarksTheRow) {
+  MachineResults m = machine();
+  const auto row = [](const std::string& dtype, double gbps, const std::string& slowest_pct, const std::string& pu) {
+    ResultRow r = decode_row("decode_step", dtype, 1, 16384, 8 * kLlc, gbps, "DRAM");
+    set(r, Col::ceiling_before_gbps, "100");
+    set(r, Col::ceiling_after_gbps, "100");
+    set(r, Col::ceiling_gbps, "100");
+    set(r, Col::core_before_gflops, "200");
+    set(r, Col::core_after_gflops, "200");
+    set(r, Col::core_slowest_pct, slowest_pct);
+    set(r, Col::core_slowest_pu, pu);
+    return r;
+  };
+  const ResultRow fma = summary_row({{Col::run_id, "run-a"}, {Col::benchmark, "ceiling_fma"}, {Col::threads, "1"},
+                                     {Col::aggregate, "none"}, {Col::ns_per_step, "1e6"}, {Col::flops, "2e8"},
+                                     {Col::gflops, "200"}, {Col::valid, "1"}});
+  m.summaries = {fma, row("fp32", 60, "51.4", "7"), row("fp16", 60, "95", "3"), row("bf16", 60, "48", "")};
+  const RunCeilings ceilings(m);
+  EXPECT_DOUBLE_EQ(*ceilings.core_fraction(m.summaries[1]), 1.0);  // the bursts match the ceiling
+  EXPECT_EQ(ceilings.core_slowed_note(m.summaries[1]), "a worker at 51% of the fastest's FMA rate (PU 7)");
+  EXPECT_EQ(ceilings.core_slowed_note(m.summaries[2]), "");  // within 10%
+  EXPECT_EQ(ceilings.core_slowed_note(m.summaries[3]), "a worker at 48% of the fastest's FMA rate");
+  set(m.summaries[3], Col::core_before_gflops, "100");
+  EXPECT_EQ(RunCeilings(m).core_slowed_note(m.summaries[3]),
+            "core at 50% of its FMA ceiling; a worker at 48% of the fastest's FMA rate");
+  const auto lines = evaluate_targets(m).lines;
+  const TargetLine* fp32 = find(lines, TargetKind::kDramStreaming, "decode_step", "fp32", 1);
+  const TargetLine* fp16 = find(lines, TargetKind::kDramStreaming, "decode_step", "fp16", 1);
+  ASSERT_NE(fp32, nullptr);
+  ASSERT_NE(fp16, nullptr);
+  EXPECT_EQ(fp32->core_slowed, 1);
+  EXPECT_EQ(fp32->verdict, Verdict::kUnsettled);
+  EXPECT_EQ(fp16->core_slowed, 0);
+  EXPECT_EQ(fp16->verdict, Verdict::kNotMet);
+}
+
 TEST(EfficiencyTargets, AbsentRowsGiveNoLinesAndUnmeasuredLinesMerge) {
   MachineResults m = machine();
   m.summaries = {decode_row("decode_step", "fp32", 1, 16, 1e5, 10, "L2"), ceiling("ceiling_read", "L2", 1, 20)};

@@ -308,13 +308,15 @@ TEST_F(KvbenchBinary, InjectedFaultFailsTheAppendRowCheck) {
 }
 
 // --ceiling-bracket: rows of two workers carry the workers' barrier crossing right before and right
-// after them; 1-thread rows leave both empty.
+// after them, and their FMA bursts' slowest worker (its share of the fastest's rate, its PU); 1-thread
+// rows leave them empty.
 TEST_F(KvbenchBinary, BracketedRowsOfTwoWorkersCarryTheirCrossing) {
   if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two PUs";
   const Result r = run("run --config ci-smoke --benchmarks decode_step,append --context 64 --dtype fp32 "
                        "--threads 1,2 --repetitions 2 --ceilings barrier --ceiling-bracket --out b.csv");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.err.find("barrier bracket after: 2 threads"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("of the fastest's rate (PU "), std::string::npos) << r.err;
   int bracketed = 0;
   for (const auto& row : read_csv(dir_ / "b.csv").rows) {
     const std::string& b = row.at("benchmark");
@@ -323,11 +325,17 @@ TEST_F(KvbenchBinary, BracketedRowsOfTwoWorkersCarryTheirCrossing) {
     if (row.at("threads") == "1") {
       EXPECT_EQ(row.at("barrier_before_ns"), "");
       EXPECT_EQ(row.at("barrier_after_ns"), "");
+      EXPECT_EQ(row.at("core_slowest_pct"), "");
+      EXPECT_EQ(row.at("core_slowest_pu"), "");
       continue;
     }
     ASSERT_FALSE(row.at("barrier_before_ns").empty());
     EXPECT_GT(std::stod(row.at("barrier_before_ns")), 0);
     EXPECT_GT(std::stod(row.at("barrier_after_ns")), 0);
+    ASSERT_FALSE(row.at("core_slowest_pct").empty());
+    EXPECT_GT(std::stod(row.at("core_slowest_pct")), 0);
+    EXPECT_LE(std::stod(row.at("core_slowest_pct")), 100);
+    EXPECT_TRUE(row.at("core_slowest_pu") == "0" || row.at("core_slowest_pu") == "1") << row.at("core_slowest_pu");
     ++bracketed;
   }
   EXPECT_GT(bracketed, 0);

@@ -1,7 +1,9 @@
 #include "harness/ceilings.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -139,6 +141,50 @@ TEST(Ceilings, PositiveAndOrderedAcrossLevels) {
   EXPECT_GT(f.gflops, 0.0);
   EXPECT_GT(f.flops, 0);
   EXPECT_EQ(f.threads, T);
+}
+
+// The FMA burst times each worker's own share: with two busy threads pinned beside worker 1 (the
+// scheduler then gives it about a third of that PU, as a busy sibling hardware thread takes half
+// a core's FMA units), the burst names worker 1 as its slowest, well below the fastest.
+TEST(Ceilings, FmaBurstNamesTheWorkerWhosePuIsShared) {
+  auto topo = Topology::discover();
+  if (topo->pu_count() < 2) GTEST_SKIP() << "needs two PUs";
+  ThreadPool pool(*topo, 2, parse_pin_policy("compact"));
+  CeilingOptions opt;
+  opt.min_seconds = 0.05;
+  const CeilingResult alone = measure_fma(pool, opt, 1);
+  EXPECT_EQ(alone.slowest_worker, -1);
+  EXPECT_EQ(alone.slowest_worker_pct, 100);
+  const CeilingResult both = measure_fma(pool, opt, 2);
+  EXPECT_TRUE(both.slowest_worker == 0 || both.slowest_worker == 1) << both.slowest_worker;
+  EXPECT_GT(both.slowest_worker_pct, 0);
+  EXPECT_LE(both.slowest_worker_pct, 100);
+
+  std::atomic<int> bound{0};
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> busy;
+  for (int i = 0; i < 2; ++i) {
+    busy.emplace_back([&] {
+      PinPolicy beside_worker_1;
+      beside_worker_1.kind = PinKind::kExplicit;
+      beside_worker_1.pus = {pool.bound_pus()[1]};
+      const ThreadPool own(*topo, 1, beside_worker_1);  // binds this thread while it lives
+      ++bound;
+      while (!stop.load(std::memory_order_relaxed)) {
+      }
+    });
+  }
+  while (bound < 2) std::this_thread::yield();
+  // A time slice can favour either thread over one burst: three bursts, the clearest counts.
+  CeilingResult shared;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const CeilingResult r = measure_fma(pool, opt, 2);
+    if (attempt == 0 || r.slowest_worker_pct < shared.slowest_worker_pct) shared = r;
+  }
+  stop = true;
+  for (std::thread& t : busy) t.join();
+  EXPECT_EQ(shared.slowest_worker, 1);
+  EXPECT_LT(shared.slowest_worker_pct, 80) << "worker 1 had a third of its PU";
 }
 
 // A buffer allocated once serves every kind again and again, on all of a pool's workers or

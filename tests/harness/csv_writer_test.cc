@@ -119,9 +119,9 @@ TEST(CsvWriter, SchemaColumnsInDocumentedOrder) {
   EXPECT_EQ(c.back(), "max_rel_err");
   // 57 + block_size, block_order, seq_lens, query_tokens, sliding_pattern, ceiling_before_gbps,
   // ceiling_after_gbps, cpu_signature, llc_source, llc_hwloc_bytes, core_before_gflops,
-  // core_after_gflops, barrier_before_ns, barrier_after_ns, barrier_wait_pct, barrier_slowest_pu,
-  // barrier_slowest_pct
-  EXPECT_EQ(c.size(), 74u);
+  // core_after_gflops, core_slowest_pct, core_slowest_pu, barrier_before_ns, barrier_after_ns,
+  // barrier_wait_pct, barrier_slowest_pu, barrier_slowest_pct
+  EXPECT_EQ(c.size(), 76u);
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "llc_bytes") + 1), "llc_source");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "llc_source") + 1), "llc_hwloc_bytes");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "cpu_model") + 1), "cpu_signature");
@@ -129,7 +129,9 @@ TEST(CsvWriter, SchemaColumnsInDocumentedOrder) {
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "ceiling_before_gbps") + 1), "ceiling_after_gbps");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "ceiling_after_gbps") + 1), "core_before_gflops");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "core_before_gflops") + 1), "core_after_gflops");
-  EXPECT_EQ(*(std::find(c.begin(), c.end(), "core_after_gflops") + 1), "barrier_before_ns");
+  EXPECT_EQ(*(std::find(c.begin(), c.end(), "core_after_gflops") + 1), "core_slowest_pct");
+  EXPECT_EQ(*(std::find(c.begin(), c.end(), "core_slowest_pct") + 1), "core_slowest_pu");
+  EXPECT_EQ(*(std::find(c.begin(), c.end(), "core_slowest_pu") + 1), "barrier_before_ns");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "barrier_before_ns") + 1), "barrier_after_ns");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "barrier_after_ns") + 1), "barrier_wait_pct");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "barrier_wait_pct") + 1), "barrier_slowest_pu");
