@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include <boost/program_options.hpp>
@@ -96,13 +97,8 @@ int ceilings_main(const std::vector<std::string>& args) {
       std::printf("%-18s %6s %14lld %10.2f %10.2f", ceiling_benchmark_name(r.kind),
                   r.level.c_str(), static_cast<long long>(r.working_set_bytes), r.gbps, r.gflops);
       // The burst ends with its last worker: say whether that was one slowed worker or all.
-      if (r.kind == CeilingKind::kFma && r.slowest_worker >= 0) {
-        const auto w = static_cast<std::size_t>(r.slowest_worker);
-        const std::vector<unsigned>& pus = pool.bound_pus();
-        std::printf(" slowest worker %.0f%% of the fastest's rate (%s %u)", r.slowest_worker_pct,
-                    w < pus.size() ? "PU" : "worker", w < pus.size() ? pus[w] : static_cast<unsigned>(w));
-      }
-      std::printf("\n");
+      const std::string slowest = r.kind == CeilingKind::kFma ? slowest_worker_text(r, pool.bound_pus()) : "";
+      std::printf("%s%s\n", slowest.empty() ? "" : " ", slowest.c_str());
     }
     std::printf("threads %d, PUs %s\n", threads, pool.pu_list().c_str());
   } catch (const HarnessError& e) {

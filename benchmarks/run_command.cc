@@ -382,19 +382,15 @@ struct RunState {
   std::optional<double> bracket_core(std::size_t entry_index, const char* when, Bracket& b) {
     return bracket_or_warn(entry_index, "FMA burst", [&](const CeilingTarget& t) -> std::optional<double> {
       const CeilingResult r = measure_fma(fixture->pool(), ceiling_options(placement, 0.02), t.threads);
-      std::fprintf(stderr, "  core bracket %s: ceiling_fma %d thread(s) %.1f GFLOP/s", when, t.threads, r.gflops);
-      if (r.slowest_worker >= 0) {
-        const std::vector<unsigned>& pus = fixture->pool().bound_pus();  // 2+ workers: the pool's first
+      const std::vector<unsigned>& pus = fixture->pool().bound_pus();  // 2+ workers: the pool's first
+      const std::string slowest = slowest_worker_text(r, pus);
+      std::fprintf(stderr, "  core bracket %s: ceiling_fma %d thread(s) %.1f GFLOP/s%s%s\n", when, t.threads, r.gflops,
+                   slowest.empty() ? "" : ", ", slowest.c_str());
+      if (r.slowest_worker >= 0 && (!b.core_slowest_pct || r.slowest_worker_pct < *b.core_slowest_pct)) {
         const auto w = static_cast<std::size_t>(r.slowest_worker);
-        const std::string pu = w < pus.size() ? std::to_string(pus[w]) : std::string();
-        std::fprintf(stderr, ", slowest worker %.0f%% of the fastest's rate (%s %s)", r.slowest_worker_pct,
-                     pu.empty() ? "worker" : "PU", pu.empty() ? std::to_string(w).c_str() : pu.c_str());
-        if (!b.core_slowest_pct || r.slowest_worker_pct < *b.core_slowest_pct) {
-          b.core_slowest_pct = r.slowest_worker_pct;
-          b.core_slowest_pu = pu;
-        }
+        b.core_slowest_pct = r.slowest_worker_pct;
+        b.core_slowest_pu = w < pus.size() ? std::to_string(pus[w]) : std::string();
       }
-      std::fprintf(stderr, "\n");
       return r.gflops;
     });
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -281,8 +282,11 @@ CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt, int worke
   std::vector<std::int64_t> flops(static_cast<std::size_t>(T) * 8);
   // Each worker's own ticks per iteration in every call, its own vector: the calls line up
   // across workers, since every call runs the body on each of them once.
+  // Room for the calibration's calls and the timed ones, so no worker allocates between them.
   std::vector<std::vector<double>> own_ticks(static_cast<std::size_t>(T));
+  for (auto& t : own_ticks) t.reserve(64);
   std::vector<std::int64_t> call_iters;  // written by worker 0
+  call_iters.reserve(64);
   constexpr std::int64_t kRounds = 1 << 14;
   auto body = [&](int w, std::int64_t iters) {
     if (w >= T) return;
@@ -324,6 +328,15 @@ CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt, int worke
     }
   }
   return r;
+}
+
+std::string slowest_worker_text(const CeilingResult& fma, const std::vector<unsigned>& pus) {
+  if (fma.slowest_worker < 0) return "";
+  const auto w = static_cast<std::size_t>(fma.slowest_worker);
+  char text[96];
+  std::snprintf(text, sizeof text, "slowest worker %.0f%% of the fastest's rate (%s %u)", fma.slowest_worker_pct,
+                w < pus.size() ? "PU" : "worker", w < pus.size() ? pus[w] : static_cast<unsigned>(w));
+  return text;
 }
 
 CeilingResult measure_barrier(ThreadPool& pool, const CeilingOptions& opt) {

@@ -118,6 +118,9 @@ CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt);
 // The same on the pool's first `workers` workers (the rest idle): `kvbench run --ceiling-bracket`
 // times a short burst of it around each benchmark, on the workers that benchmark runs on.
 CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt, int workers);
+// "slowest worker 53% of the fastest's rate (PU 1)" for a burst of 2+ workers on a pool bound to
+// `pus` (the worker's index where it is not bound); "" for one worker.
+std::string slowest_worker_text(const CeilingResult& fma, const std::vector<unsigned>& pus);
 // The barrier a multi-threaded decode step crosses once per layer (ThreadPool::barrier with an
 // arrival stamp, as harness/parallel_decode calls it), crossed back to back by every worker of
 // the pool with nothing between: ns per crossing, the best repetition. All workers arrive
