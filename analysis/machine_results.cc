@@ -1,6 +1,7 @@
 #include "analysis/machine_results.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "analysis/roofline.h"
@@ -183,9 +184,13 @@ std::vector<MachineResults> group_by_machine(const std::vector<ResultRow>& rows)
         const auto flops = r.num(Col::flops);
         const auto ns = r.num(Col::ns_per_step);
         const auto g = (flops && ns && *ns > 0) ? std::optional<double>(*flops / *ns) : r.num(Col::gflops);
-        if (g) {
-          double& peak = m.fma_peak_gflops[threads];
-          peak = std::max(peak, *g);
+        if (g && (!m.fma_peak_gflops.count(threads) || *g > m.fma_peak_gflops[threads])) {
+          m.fma_peak_gflops[threads] = *g;
+          m.fma_peak_slowest.erase(threads);
+          if (const auto pct = r.num(Col::core_slowest_pct)) {
+            const auto pu = r.num(Col::core_slowest_pu);
+            m.fma_peak_slowest[threads] = {*pct, pu ? std::optional<int>(static_cast<int>(std::lround(*pu))) : std::nullopt};
+          }
         }
       }
     }

@@ -45,6 +45,14 @@ struct MachineResults {
   std::map<std::pair<std::string, int>, double> read_roof_gbps;
   // Best FP32 FMA GFLOP/s per thread count over the ceiling_fma summaries.
   std::map<int, double> fma_peak_gflops;
+  // The slowest worker of the burst that gave fma_peak_gflops, where its row recorded one
+  // (core_slowest_pct: % of its fastest worker's rate; core_slowest_pu): a peak taken with a
+  // worker slowed is a slowed core's, which rows compared with it share unseen.
+  struct SlowestWorker {
+    double pct = 100;
+    std::optional<int> pu;
+  };
+  std::map<int, SlowestWorker> fma_peak_slowest;
 
   std::optional<double> read_roof(const std::string& ws_level, int threads) const;
   // The fastest repetition's GB/s of summaries[i] (its attained GB/s scaled by median / fastest

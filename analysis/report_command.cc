@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -180,6 +181,7 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
     std::vector<std::string> header = {"ceiling", "level", "unit"};
     for (int t : p.threads) header.push_back(std::to_string(t) + (t == 1 ? " thread" : " threads"));
     TextTable t(header);
+    bool slowed_fma = false;
     for (const auto& row : p.rows) {
       std::vector<std::string> cells = {
           md_escape(row.benchmark), row.level.empty() ? "-" : row.level,
@@ -192,11 +194,24 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
           cell += std::string(row.lower_is_better ? " (slowest run " : " (lowest run ") + format_number(*low, 4) +
                   ", " + std::to_string(row.runs[i]) + " runs)";
         }
+        if (const auto slow = row.benchmark == "ceiling_fma" ? m.fma_peak_slowest.find(p.threads[i])
+                                                                : m.fma_peak_slowest.end();
+            v && slow != m.fma_peak_slowest.end() && slow->second.pct < 100 * (1 - kCeilingDriftFlag)) {
+          cell += " (a worker at " + std::to_string(std::lround(slow->second.pct)) + "%" +
+                  (slow->second.pu ? ", PU " + std::to_string(*slow->second.pu) : "") + ")";
+          slowed_fma = true;
+        }
         cells.push_back(cell);
       }
       t.add_row(cells);
     }
     md << "### " << m.id << ": " << md_escape(m.label) << "\n\n" << t.markdown() << "\n";
+    if (slowed_fma) {
+      md << "A `ceiling_fma` cell with \"a worker at N%\" was the best burst at that thread count, and its slowest "
+            "worker ran at N% of its fastest's rate (on that PU): the ceiling of a slowed core. Rows whose core "
+            "brackets match it may have run with a worker slowed as well; only their own bursts' workers say so "
+            "(\"a worker at N% of the fastest's FMA rate\").\n\n";
+    }
     // Runs whose crossings are far apart ran on different vCPU placements (ceiling_change.h): the
     // least and the most of a thread count's crossings, at the runs' starts and ends together.
     std::string apart;

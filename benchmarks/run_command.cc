@@ -658,9 +658,11 @@ std::string benchmark_name(const DecodeConfig& c, Family f, const VariantParams&
 }
 
 // One ceiling row of a (threads, pin) group, `name` its benchmark; a bandwidth row carries the
-// group's read ceiling of its level where measured.
+// group's read ceiling of its level where measured, and an FMA row of 2+ workers its slowest
+// worker (as a bracket's bursts do): a ceiling taken with one worker slowed is a slowed core's.
 void write_ceiling_row(const CeilingResult& r, const char* name, int threads, const std::string& pin,
-                       const std::string& pu_list, const RunMetadata& meta, const Placement& placement,
+                       const std::string& pu_list, const std::vector<unsigned>& bound_pus, const RunMetadata& meta,
+                       const Placement& placement,
                        const std::vector<std::string>& events, const std::map<std::string, double>& read_ceiling,
                        CsvWriter* writer) {
   CsvRow row = metadata_columns(meta);
@@ -689,6 +691,11 @@ void write_ceiling_row(const CeilingResult& r, const char* name, int threads, co
   for (auto& cell :
        measurement_columns(m, cost, r.working_set_bytes, meta.llc_bytes, buffered ? ceiling : std::nullopt)) {
     row.push_back(std::move(cell));
+  }
+  if (r.kind == CeilingKind::kFma && r.slowest_worker >= 0) {
+    row.emplace_back("core_slowest_pct", csv_number(r.slowest_worker_pct));
+    const auto w = static_cast<std::size_t>(r.slowest_worker);
+    if (w < bound_pus.size()) row.emplace_back("core_slowest_pu", std::to_string(bound_pus[w]));
   }
   row.emplace_back("valid", "1");
   // Counters are not read around ceilings: say so rather than leave a silent gap.
@@ -744,8 +751,8 @@ double measure_ceilings(const Topology& topo, int threads, const std::string& pi
     }
   }
   for (const CeilingResult& r : results) {
-    write_ceiling_row(r, ceiling_benchmark_name(r.kind), threads, pin, pu_list, meta, placement, events,
-                      *read_ceiling, writer);
+    write_ceiling_row(r, ceiling_benchmark_name(r.kind), threads, pin, pu_list, pool.bound_pus(), meta, placement,
+                      events, *read_ceiling, writer);
   }
   return results.back().ns_per_sweep;
 }
@@ -758,8 +765,8 @@ double measure_barrier_end(const Topology& topo, int threads, const std::string&
   ThreadPool pool(topo, threads, parse_pin_policy(pin));
   std::fprintf(stderr, "ceiling %s (%d threads)\n", kBarrierEndBenchmark, threads);
   const CeilingResult r = measure_barrier(pool, ceiling_options(placement, 0.1));
-  write_ceiling_row(r, kBarrierEndBenchmark, threads, pin, pool.pu_list(), meta, placement, events, read_ceiling,
-                    writer);
+  write_ceiling_row(r, kBarrierEndBenchmark, threads, pin, pool.pu_list(), pool.bound_pus(), meta, placement, events,
+                    read_ceiling, writer);
   return r.ns_per_sweep;
 }
 

@@ -361,6 +361,32 @@ std::string report_of(const fs::path& dir, const std::vector<testing::CsvFields>
   return read(dir / "out" / "report.md");
 }
 
+// The best ceiling_fma burst of a thread count taken with a worker slowed (core_slowest_pct below
+// 90) says so in its cell, with the PU, and the table says what that means; a best burst whose
+// workers ran within 10% of each other says nothing, even where another run's was slowed.
+TEST(ReportCommand, AnFmaCeilingTakenWithAWorkerSlowedSaysSo) {
+  SyntheticMachine a;
+  testing::CsvFields slowed = target_row(a, "ceiling_fma", "", 8, 1000, 0, "");
+  slowed["flops"] = "100000";  // 100 GFLOP/s
+  slowed["core_slowest_pct"] = "51.2";
+  slowed["core_slowest_pu"] = "1";
+  testing::CsvFields even = slowed;
+  even["run_id"] = "run-2";
+  even["flops"] = "80000";  // 80 GFLOP/s: not the best
+  even["core_slowest_pct"] = "97";
+  const std::vector<std::string> extra = {"core_slowest_pct", "core_slowest_pu"};
+  const std::string md = report_of(testing::scratch_dir("Report.FmaSlowed"), {slowed, even}, extra);
+  EXPECT_NE(md.find("| ceiling\\_fma | - | GFLOP/s | 100.0 (a worker at 51%, PU 1) |"), std::string::npos)
+      << md.substr(md.find("## Measured ceilings"), 2000);
+  EXPECT_NE(md.find("the ceiling of a slowed core"), std::string::npos);
+  even["flops"] = "120000";  // now the best, its workers even
+  const std::string fine = report_of(testing::scratch_dir("Report.FmaEven"), {slowed, even}, extra);
+  EXPECT_NE(fine.find("| ceiling\\_fma | - | GFLOP/s | 120.0 |"), std::string::npos)
+      << fine.substr(fine.find("## Measured ceilings"), 2000);
+  EXPECT_EQ(fine.find("a worker at 51%"), std::string::npos);
+  EXPECT_EQ(fine.find("the ceiling of a slowed core"), std::string::npos);
+}
+
 // An LLC row whose bytes at its ceiling plus one measured barrier crossing per layer would still
 // miss 70% says so in its verdict, the ceilings table gives the crossing's time, and both say
 // what it is; a report without a ceiling_barrier row says none of it.

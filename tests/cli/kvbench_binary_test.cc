@@ -401,6 +401,32 @@ TEST_F(KvbenchBinary, TwoThreadDecodeRowsCarryTheirBarrierWait) {
   EXPECT_EQ(r.out.find("barrier_held_pct"), std::string::npos) << "per-worker counters shown: " << r.out;
 }
 
+// The run's own ceiling_fma row of two workers records its slowest worker as the brackets do (a
+// ceiling taken with one worker slowed is a slowed core's); one worker's row leaves it empty.
+TEST_F(KvbenchBinary, FmaCeilingRowsOfTwoWorkersNameTheirSlowestWorker) {
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two PUs";
+  const Result r = run("run --config ci-smoke --benchmarks decode_step --context 64 --dtype fp32 --threads 1,2 "
+                       "--repetitions 1 --ceilings all --out f.csv");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  int fma_rows = 0;
+  for (const auto& row : read_csv(dir_ / "f.csv").rows) {
+    if (row.at("benchmark") != "ceiling_fma") continue;
+    SCOPED_TRACE(row.at("threads"));
+    ++fma_rows;
+    if (row.at("threads") == "1") {
+      EXPECT_EQ(row.at("core_slowest_pct"), "");
+      EXPECT_EQ(row.at("core_slowest_pu"), "");
+      continue;
+    }
+    ASSERT_FALSE(row.at("core_slowest_pct").empty());
+    EXPECT_GT(std::stod(row.at("core_slowest_pct")), 0);
+    EXPECT_LE(std::stod(row.at("core_slowest_pct")), 100);
+    const std::string pus = "+" + row.at("pu_list") + "+";
+    EXPECT_NE(pus.find("+" + row.at("core_slowest_pu") + "+"), std::string::npos) << row.at("core_slowest_pu");
+  }
+  EXPECT_EQ(fma_rows, 2);
+}
+
 // --ceiling-bracket: every kernel row carries its own ceiling measured before and after it,
 // ceiling_gbps is the larger and pct_of_ceiling follows it, and its workers' FMA burst at the
 // same moments; the start-of-run ceiling rows are still written, without bracket columns.
