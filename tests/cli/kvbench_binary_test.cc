@@ -106,6 +106,21 @@ class KvbenchBinary : public ::testing::Test {
 
 const char* kSmoke = "run --config ci-smoke --benchmarks decode_step,append ";
 
+// A row's FMA burst of 2+ workers names its slowest worker: its share of the fastest's rate and a
+// PU of the row's own pu_list; a 1-worker row leaves both empty.
+void expect_slowest_worker(const std::map<std::string, std::string>& row) {
+  if (row.at("threads") == "1") {
+    EXPECT_EQ(row.at("core_slowest_pct"), "");
+    EXPECT_EQ(row.at("core_slowest_pu"), "");
+    return;
+  }
+  ASSERT_FALSE(row.at("core_slowest_pct").empty());
+  EXPECT_GT(std::stod(row.at("core_slowest_pct")), 0);
+  EXPECT_LE(std::stod(row.at("core_slowest_pct")), 100);
+  const std::string pus = "+" + row.at("pu_list") + "+";
+  EXPECT_NE(pus.find("+" + row.at("core_slowest_pu") + "+"), std::string::npos) << row.at("core_slowest_pu");
+}
+
 TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
   const Result r = run("run --config ci-smoke --out smoke.csv");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
@@ -322,21 +337,15 @@ TEST_F(KvbenchBinary, BracketedRowsOfTwoWorkersCarryTheirCrossing) {
     const std::string& b = row.at("benchmark");
     if (b.rfind("ceiling_", 0) == 0) continue;
     SCOPED_TRACE(b + " " + row.at("threads") + " " + row.at("aggregate"));
+    expect_slowest_worker(row);
     if (row.at("threads") == "1") {
       EXPECT_EQ(row.at("barrier_before_ns"), "");
       EXPECT_EQ(row.at("barrier_after_ns"), "");
-      EXPECT_EQ(row.at("core_slowest_pct"), "");
-      EXPECT_EQ(row.at("core_slowest_pu"), "");
       continue;
     }
     ASSERT_FALSE(row.at("barrier_before_ns").empty());
     EXPECT_GT(std::stod(row.at("barrier_before_ns")), 0);
     EXPECT_GT(std::stod(row.at("barrier_after_ns")), 0);
-    ASSERT_FALSE(row.at("core_slowest_pct").empty());
-    EXPECT_GT(std::stod(row.at("core_slowest_pct")), 0);
-    EXPECT_LE(std::stod(row.at("core_slowest_pct")), 100);
-    const std::string pus = "+" + row.at("pu_list") + "+";  // the slowest worker is one of the row's
-    EXPECT_NE(pus.find("+" + row.at("core_slowest_pu") + "+"), std::string::npos) << row.at("core_slowest_pu");
     ++bracketed;
   }
   EXPECT_GT(bracketed, 0);
@@ -413,16 +422,7 @@ TEST_F(KvbenchBinary, FmaCeilingRowsOfTwoWorkersNameTheirSlowestWorker) {
     if (row.at("benchmark") != "ceiling_fma") continue;
     SCOPED_TRACE(row.at("threads"));
     ++fma_rows;
-    if (row.at("threads") == "1") {
-      EXPECT_EQ(row.at("core_slowest_pct"), "");
-      EXPECT_EQ(row.at("core_slowest_pu"), "");
-      continue;
-    }
-    ASSERT_FALSE(row.at("core_slowest_pct").empty());
-    EXPECT_GT(std::stod(row.at("core_slowest_pct")), 0);
-    EXPECT_LE(std::stod(row.at("core_slowest_pct")), 100);
-    const std::string pus = "+" + row.at("pu_list") + "+";
-    EXPECT_NE(pus.find("+" + row.at("core_slowest_pu") + "+"), std::string::npos) << row.at("core_slowest_pu");
+    expect_slowest_worker(row);
   }
   EXPECT_EQ(fma_rows, 2);
 }
