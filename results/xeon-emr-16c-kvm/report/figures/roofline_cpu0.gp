@@ -16,24 +16,24 @@ do for [fmt in "svg png"] {
   set logscale xy
   set xlabel "arithmetic intensity (FLOP/byte)"
   set ylabel "attained performance (GFLOP/s)"
-  set xrange [0.2096248507:124.1155747]
-  set yrange [1.272266851:2772.81708]
+  set xrange [0.2111179638:124.1155747]
+  set yrange [1.272266851:2792.567265]
   set xtics ("0.125" 0.125, "0.25" 0.25, "0.5" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64)
   set samples 400
-  peak = 1386.40854
+  peak = 1396.283632
   bw_L1 = 3306.88021
   roof_L1(x) = (x*bw_L1 < peak ? x*bw_L1 : peak)
-  bw_L2 = 1056.15881
+  bw_L2 = 1055.88567
   roof_L2(x) = (x*bw_L2 < peak ? x*bw_L2 : peak)
-  bw_L3 = 487.1710758
+  bw_L3 = 504.9791107
   roof_L3(x) = (x*bw_L3 < peak ? x*bw_L3 : peak)
-  bw_DRAM = 158.7337638
+  bw_DRAM = 157.7710099
   roof_DRAM(x) = (x*bw_DRAM < peak ? x*bw_DRAM : peak)
   plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 3307 GB/s", \
        roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 1056 GB/s", \
-       roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 487 GB/s", \
-       roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 159 GB/s", \
-       peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 1386 GFLOP/s", \
+       roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 505 GB/s", \
+       roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 158 GB/s", \
+       peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 1396 GFLOP/s", \
        datafile index 0 using 1:2 with points pt 13 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 1 using 1:2 with points pt 5 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 2 using 1:2 with points pt 9 ps 1.3 lc rgb "#2ca02c" notitle, \
