@@ -36,8 +36,8 @@ do for [fmt in "svg png"] {
        datafile index 7 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
        datafile index 8 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
        datafile index 9 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
-       188.7629683 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 189 GB/s", \
-       67.95691032 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 68.0 GB/s", \
+       191.1151682 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 191 GB/s", \
+       73.2235074 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 73.2 GB/s", \
        datafile index 10 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   set title "attention" noenhanced
   plot datafile index 11 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "fp32 warm (1L 8q/8kv d128)", \
@@ -48,8 +48,8 @@ do for [fmt in "svg png"] {
        datafile index 16 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
        datafile index 17 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
        datafile index 18 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
-       188.7629683 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 189 GB/s", \
-       67.95691032 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 68.0 GB/s", \
+       191.1151682 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 191 GB/s", \
+       73.2235074 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 73.2 GB/s", \
        datafile index 19 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   unset multiplot
 
