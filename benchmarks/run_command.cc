@@ -200,7 +200,7 @@ struct RunState {
     std::optional<double> core_before, core_after;
     // Of the two FMA bursts (2+ workers), the lower slowest-worker share and that worker's PU.
     std::optional<double> core_slowest_pct;
-    std::string core_slowest_pu;
+    std::optional<unsigned> core_slowest_pu;
     std::optional<double> barrier_before, barrier_after;
   };
   std::map<std::size_t, Bracket> brackets;  // by entry
@@ -387,9 +387,8 @@ struct RunState {
       std::fprintf(stderr, "  core bracket %s: ceiling_fma %d thread(s) %.1f GFLOP/s%s%s\n", when, t.threads, r.gflops,
                    slowest.empty() ? "" : ", ", slowest.c_str());
       if (r.slowest_worker >= 0 && (!b.core_slowest_pct || r.slowest_worker_pct < *b.core_slowest_pct)) {
-        const auto w = static_cast<std::size_t>(r.slowest_worker);
         b.core_slowest_pct = r.slowest_worker_pct;
-        b.core_slowest_pu = w < pus.size() ? std::to_string(pus[w]) : std::string();
+        b.core_slowest_pu = slowest_worker_pu(r, pus);
       }
       return r.gflops;
     });
@@ -541,7 +540,7 @@ struct RunState {
         row.emplace_back("core_after_gflops", csv_number(*bracket->core_after));
         if (bracket->core_slowest_pct) {
           row.emplace_back("core_slowest_pct", csv_number(*bracket->core_slowest_pct));
-          if (!bracket->core_slowest_pu.empty()) row.emplace_back("core_slowest_pu", bracket->core_slowest_pu);
+          if (bracket->core_slowest_pu) row.emplace_back("core_slowest_pu", std::to_string(*bracket->core_slowest_pu));
         }
       }
       if (bracket->barrier_before && bracket->barrier_after) {
@@ -694,8 +693,7 @@ void write_ceiling_row(const CeilingResult& r, const char* name, int threads, co
   }
   if (r.kind == CeilingKind::kFma && r.slowest_worker >= 0) {
     row.emplace_back("core_slowest_pct", csv_number(r.slowest_worker_pct));
-    const auto w = static_cast<std::size_t>(r.slowest_worker);
-    if (w < bound_pus.size()) row.emplace_back("core_slowest_pu", std::to_string(bound_pus[w]));
+    if (const auto pu = slowest_worker_pu(r, bound_pus)) row.emplace_back("core_slowest_pu", std::to_string(*pu));
   }
   row.emplace_back("valid", "1");
   // Counters are not read around ceilings: say so rather than leave a silent gap.

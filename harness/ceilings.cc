@@ -330,12 +330,17 @@ CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt, int worke
   return r;
 }
 
+std::optional<unsigned> slowest_worker_pu(const CeilingResult& fma, const std::vector<unsigned>& pus) {
+  if (fma.slowest_worker < 0 || static_cast<std::size_t>(fma.slowest_worker) >= pus.size()) return std::nullopt;
+  return pus[static_cast<std::size_t>(fma.slowest_worker)];
+}
+
 std::string slowest_worker_text(const CeilingResult& fma, const std::vector<unsigned>& pus) {
   if (fma.slowest_worker < 0) return "";
-  const auto w = static_cast<std::size_t>(fma.slowest_worker);
+  const auto pu = slowest_worker_pu(fma, pus);
   char text[96];
   std::snprintf(text, sizeof text, "slowest worker %.0f%% of the fastest's rate (%s %u)", fma.slowest_worker_pct,
-                w < pus.size() ? "PU" : "worker", w < pus.size() ? pus[w] : static_cast<unsigned>(w));
+                pu ? "PU" : "worker", pu ? *pu : static_cast<unsigned>(fma.slowest_worker));
   return text;
 }
 

@@ -4,6 +4,7 @@
 // the barrier the parallel decode ends each layer with.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -118,6 +119,9 @@ CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt);
 // The same on the pool's first `workers` workers (the rest idle): `kvbench run --ceiling-bracket`
 // times a short burst of it around each benchmark, on the workers that benchmark runs on.
 CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt, int workers);
+// The PU of a burst's slowest worker on a pool bound to `pus`; nullopt for one worker or a worker
+// the pool did not bind.
+std::optional<unsigned> slowest_worker_pu(const CeilingResult& fma, const std::vector<unsigned>& pus);
 // "slowest worker 53% of the fastest's rate (PU 1)" for a burst of 2+ workers on a pool bound to
 // `pus` (the worker's index where it is not bound); "" for one worker.
 std::string slowest_worker_text(const CeilingResult& fma, const std::vector<unsigned>& pus);
