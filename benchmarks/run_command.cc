@@ -736,7 +736,12 @@ double measure_ceilings(const Topology& topo, int threads, const std::string& pi
     }
     if (keep) (*keep)[ceiling_group_key(threads, pin) + "|" + ws.level] = std::move(buffer);
   }
-  if (settings.ceilings == CeilingSet::kAll) results.push_back(measure_fma(pool, opt));
+  if (settings.ceilings == CeilingSet::kAll) {
+    results.push_back(measure_fma_ceiling(pool, opt));
+    const std::string slowest = slowest_worker_text(results.back(), pool.bound_pus());
+    std::fprintf(stderr, "ceiling %s (%d threads): %.1f GFLOP/s%s%s\n", ceiling_benchmark_name(CeilingKind::kFma),
+                 threads, results.back().gflops, slowest.empty() ? "" : ", ", slowest.c_str());
+  }
   // The per-layer barrier's floor, cheap beside the bandwidths: every set that has ceilings has it.
   std::fprintf(stderr, "ceiling %s (%d threads)\n", ceiling_benchmark_name(CeilingKind::kBarrier), threads);
   results.push_back(measure_barrier(pool, opt));

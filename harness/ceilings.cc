@@ -330,6 +330,17 @@ CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt, int worke
   return r;
 }
 
+CeilingResult measure_fma_ceiling(ThreadPool& pool, const CeilingOptions& opt, int max_bursts) {
+  CeilingResult fastest;
+  for (int burst = 1; burst <= std::max(1, max_bursts); ++burst) {
+    const CeilingResult r = measure_fma(pool, opt);
+    if (burst == 1 || r.gflops > fastest.gflops) fastest = r;
+    fastest.bursts = burst;
+    if (r.slowest_worker_pct >= kEvenBurstPct) break;
+  }
+  return fastest;
+}
+
 std::optional<unsigned> slowest_worker_pu(const CeilingResult& fma, const std::vector<unsigned>& pus) {
   if (fma.slowest_worker < 0 || static_cast<std::size_t>(fma.slowest_worker) >= pus.size()) return std::nullopt;
   return pus[static_cast<std::size_t>(fma.slowest_worker)];
@@ -338,10 +349,11 @@ std::optional<unsigned> slowest_worker_pu(const CeilingResult& fma, const std::v
 std::string slowest_worker_text(const CeilingResult& fma, const std::vector<unsigned>& pus) {
   if (fma.slowest_worker < 0) return "";
   const auto pu = slowest_worker_pu(fma, pus);
-  char text[96];
+  char text[128];
   std::snprintf(text, sizeof text, "slowest worker %.0f%% of the fastest's rate (%s %u)", fma.slowest_worker_pct,
                 pu ? "PU" : "worker", pu ? *pu : static_cast<unsigned>(fma.slowest_worker));
-  return text;
+  if (fma.bursts < 2) return text;
+  return std::string(text) + ", the fastest of " + std::to_string(fma.bursts) + " bursts";
 }
 
 CeilingResult measure_barrier(ThreadPool& pool, const CeilingOptions& opt) {
@@ -378,7 +390,7 @@ std::vector<CeilingResult> measure_all_ceilings(ThreadPool& pool, const Topology
   for (const WorkingSet& ws : ceiling_working_sets(topo, pool.bound_pus(), pool.size()))
     for (CeilingKind k : {CeilingKind::kRead, CeilingKind::kWrite, CeilingKind::kWriteNT, CeilingKind::kCopy})
       out.push_back(measure_bandwidth(pool, topo, k, ws, opt));
-  out.push_back(measure_fma(pool, opt));
+  out.push_back(measure_fma_ceiling(pool, opt));
   out.push_back(measure_barrier(pool, opt));
   return out;
 }

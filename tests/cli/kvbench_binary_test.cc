@@ -417,6 +417,7 @@ TEST_F(KvbenchBinary, FmaCeilingRowsOfTwoWorkersNameTheirSlowestWorker) {
   const Result r = run("run --config ci-smoke --benchmarks decode_step --context 64 --dtype fp32 --threads 1,2 "
                        "--repetitions 1 --ceilings all --out f.csv");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("ceiling ceiling_fma (2 threads): "), std::string::npos) << r.err;
   int fma_rows = 0;
   for (const auto& row : read_csv(dir_ / "f.csv").rows) {
     if (row.at("benchmark") != "ceiling_fma") continue;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -143,9 +144,37 @@ TEST(Ceilings, PositiveAndOrderedAcrossLevels) {
   EXPECT_EQ(f.threads, T);
 }
 
-// The FMA burst times each worker's own share: with two busy threads pinned beside worker 1 (the
-// scheduler then gives it about a third of that PU, as a busy sibling hardware thread takes half
-// a core's FMA units), the burst names worker 1 as its slowest, well below the fastest.
+// Two threads that spin on `pu` while the object lives: the scheduler gives a worker bound there
+// about a third of that PU, as a busy sibling hardware thread takes half a core's FMA units.
+class BusyBeside {
+ public:
+  BusyBeside(const Topology& topo, unsigned pu) {
+    std::atomic<int> bound{0};
+    for (int i = 0; i < 2; ++i) {
+      busy_.emplace_back([this, &topo, &bound, pu] {
+        PinPolicy there;
+        there.kind = PinKind::kExplicit;
+        there.pus = {pu};
+        const ThreadPool own(topo, 1, there);  // binds this thread while it lives
+        ++bound;
+        while (!stop_.load(std::memory_order_relaxed)) {
+        }
+      });
+    }
+    while (bound < 2) std::this_thread::yield();
+  }
+  ~BusyBeside() {
+    stop_ = true;
+    for (std::thread& t : busy_) t.join();
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> busy_;
+};
+
+// The FMA burst times each worker's own share: with the PU of worker 1 shared, the burst names
+// worker 1 as its slowest, well below the fastest.
 TEST(Ceilings, FmaBurstNamesTheWorkerWhosePuIsShared) {
   auto topo = Topology::discover();
   if (topo->pu_count() < 2) GTEST_SKIP() << "needs two PUs";
@@ -160,31 +189,37 @@ TEST(Ceilings, FmaBurstNamesTheWorkerWhosePuIsShared) {
   EXPECT_GT(both.slowest_worker_pct, 0);
   EXPECT_LE(both.slowest_worker_pct, 100);
 
-  std::atomic<int> bound{0};
-  std::atomic<bool> stop{false};
-  std::vector<std::thread> busy;
-  for (int i = 0; i < 2; ++i) {
-    busy.emplace_back([&] {
-      PinPolicy beside_worker_1;
-      beside_worker_1.kind = PinKind::kExplicit;
-      beside_worker_1.pus = {pool.bound_pus()[1]};
-      const ThreadPool own(*topo, 1, beside_worker_1);  // binds this thread while it lives
-      ++bound;
-      while (!stop.load(std::memory_order_relaxed)) {
-      }
-    });
-  }
-  while (bound < 2) std::this_thread::yield();
+  const BusyBeside busy(*topo, pool.bound_pus()[1]);
   // A time slice can favour either thread over one burst: three bursts, the clearest counts.
   CeilingResult shared;
   for (int attempt = 0; attempt < 3; ++attempt) {
     const CeilingResult r = measure_fma(pool, opt, 2);
     if (attempt == 0 || r.slowest_worker_pct < shared.slowest_worker_pct) shared = r;
   }
-  stop = true;
-  for (std::thread& t : busy) t.join();
   EXPECT_EQ(shared.slowest_worker, 1);
   EXPECT_LT(shared.slowest_worker_pct, 80) << "worker 1 had a third of its PU";
+}
+
+// The run's FMA ceiling bursts again while a worker is slowed, up to its limit, and keeps the
+// fastest; one worker (no worker to be slower than another) takes one burst.
+TEST(Ceilings, FmaCeilingBurstsAgainWhileAWorkerIsSlowed) {
+  auto topo = Topology::discover();
+  if (topo->pu_count() < 2) GTEST_SKIP() << "needs two PUs";
+  CeilingOptions opt;
+  opt.min_seconds = 0.05;
+  ThreadPool one(*topo, 1, parse_pin_policy("compact"));
+  const CeilingResult alone = measure_fma_ceiling(one, opt, 3);
+  EXPECT_EQ(alone.bursts, 1);
+  EXPECT_EQ(slowest_worker_text(alone, one.bound_pus()), "");
+
+  ThreadPool pool(*topo, 2, parse_pin_policy("compact"));
+  const BusyBeside busy(*topo, pool.bound_pus()[1]);
+  const CeilingResult slowed = measure_fma_ceiling(pool, opt, 3);
+  EXPECT_EQ(slowed.bursts, 3) << "worker 1 had a third of its PU in every burst";
+  EXPECT_LT(slowed.slowest_worker_pct, kEvenBurstPct);
+  EXPECT_GT(slowed.gflops, 0);
+  EXPECT_NE(slowest_worker_text(slowed, pool.bound_pus()).find(", the fastest of 3 bursts"), std::string::npos)
+      << slowest_worker_text(slowed, pool.bound_pus());
 }
 
 // A buffer allocated once serves every kind again and again, on all of a pool's workers or
