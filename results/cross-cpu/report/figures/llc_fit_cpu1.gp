@@ -37,7 +37,7 @@ do for [fmt in "svg png"] {
        datafile index 8 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
        datafile index 9 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
        504.9791107 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 505 GB/s", \
-       157.7710099 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 158 GB/s", \
+       168.2350146 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 168 GB/s", \
        datafile index 10 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   set title "attention" noenhanced
   plot datafile index 11 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "fp32 warm (28L 16q/8kv d128)", \
@@ -49,7 +49,7 @@ do for [fmt in "svg png"] {
        datafile index 17 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
        datafile index 18 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
        504.9791107 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 505 GB/s", \
-       157.7710099 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 158 GB/s", \
+       168.2350146 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 168 GB/s", \
        datafile index 19 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   unset multiplot
 

@@ -16,8 +16,8 @@ do for [fmt in "svg png"] {
   set logscale x 2
   set xrange [2.857142857:25421.2]
   set logscale y
-  set yrange [2.390636479:656.4728439]
-  set ytics ("5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100, "200" 200, "500" 500)
+  set yrange [1.378441508:656.4728439]
+  set ytics ("2.00" 2, "5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100, "200" 200, "500" 500)
   set key outside right top vertical Left reverse noenhanced box width 1 font ",9"
   set xlabel "context (cached positions, log2 scale)"
   set ylabel "attained bandwidth (GB/s, log scale)"
@@ -31,14 +31,14 @@ do for [fmt in "svg png"] {
        datafile index 6 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "32L 32q/8kv d128 warm", \
        datafile index 7 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "32L 32q/1kv d128 warm", \
        504.9791107 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 505 GB/s", \
-       157.7710099 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 158 GB/s"
+       168.2350146 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 168 GB/s"
   set title "fp32 (2/2)" noenhanced
   plot datafile index 8 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "attention 28L 8q/8kv d128 warm", \
        datafile index 9 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 28L 16q/8kv d128 warm", \
        datafile index 10 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "attention 28L 32q/8kv d128 warm", \
        datafile index 11 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 28L 64q/8kv d128 warm", \
        504.9791107 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 505 GB/s", \
-       157.7710099 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 158 GB/s"
+       168.2350146 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 168 GB/s"
   set title "fp16" noenhanced
   plot datafile index 12 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
        datafile index 13 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
@@ -48,7 +48,7 @@ do for [fmt in "svg png"] {
        datafile index 17 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 32q/8kv d128 warm", \
        datafile index 18 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 64q/8kv d128 warm", \
        504.9791107 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 505 GB/s", \
-       157.7710099 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 158 GB/s"
+       168.2350146 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 168 GB/s"
   set title "bf16" noenhanced
   plot datafile index 19 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
        datafile index 20 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
@@ -58,7 +58,7 @@ do for [fmt in "svg png"] {
        datafile index 24 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 32q/8kv d128 warm", \
        datafile index 25 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 64q/8kv d128 warm", \
        504.9791107 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 505 GB/s", \
-       157.7710099 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 158 GB/s"
+       168.2350146 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 168 GB/s"
   set title "int8" noenhanced
   plot datafile index 26 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
        datafile index 27 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
@@ -68,7 +68,7 @@ do for [fmt in "svg png"] {
        datafile index 31 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 32q/8kv d128 warm", \
        datafile index 32 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 64q/8kv d128 warm", \
        504.9791107 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 505 GB/s", \
-       157.7710099 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 158 GB/s"
+       168.2350146 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 168 GB/s"
   unset multiplot
 
   unset output
