@@ -330,15 +330,25 @@ CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt, int worke
   return r;
 }
 
-CeilingResult measure_fma_ceiling(ThreadPool& pool, const CeilingOptions& opt, int max_bursts) {
-  CeilingResult fastest;
-  for (int burst = 1; burst <= std::max(1, max_bursts); ++burst) {
-    const CeilingResult r = measure_fma(pool, opt);
-    if (burst == 1 || r.gflops > fastest.gflops) fastest = r;
-    fastest.bursts = burst;
-    if (r.slowest_worker_pct >= kEvenBurstPct) break;
-  }
+std::vector<CeilingResult> measure_fma_bursts(ThreadPool& pool, const CeilingOptions& opt, int max_bursts) {
+  std::vector<CeilingResult> bursts;
+  do {
+    bursts.push_back(measure_fma(pool, opt));
+  } while (bursts.back().slowest_worker_pct < kEvenBurstPct && static_cast<int>(bursts.size()) < max_bursts);
+  return bursts;
+}
+
+CeilingResult fastest_burst(const std::vector<CeilingResult>& bursts) {
+  if (bursts.empty()) throw HarnessError("fastest_burst of no bursts");
+  CeilingResult fastest = *std::max_element(bursts.begin(), bursts.end(), [](const CeilingResult& a, const CeilingResult& b) {
+    return a.gflops < b.gflops;
+  });
+  fastest.bursts = static_cast<int>(bursts.size());
   return fastest;
+}
+
+CeilingResult measure_fma_ceiling(ThreadPool& pool, const CeilingOptions& opt, int max_bursts) {
+  return fastest_burst(measure_fma_bursts(pool, opt, max_bursts));
 }
 
 std::optional<unsigned> slowest_worker_pu(const CeilingResult& fma, const std::vector<unsigned>& pus) {

@@ -129,6 +129,11 @@ CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt, int worke
 inline constexpr double kEvenBurstPct = 90;
 inline constexpr int kFmaCeilingBursts = 4;
 CeilingResult measure_fma_ceiling(ThreadPool& pool, const CeilingOptions& opt, int max_bursts = kFmaCeilingBursts);
+// The same bursts, every one in the order taken (the run prints them all).
+std::vector<CeilingResult> measure_fma_bursts(ThreadPool& pool, const CeilingOptions& opt,
+                                              int max_bursts = kFmaCeilingBursts);
+// The fastest of `bursts` (not empty), its `bursts` set to how many there were.
+CeilingResult fastest_burst(const std::vector<CeilingResult>& bursts);
 // The PU of a burst's slowest worker on a pool bound to `pus`; nullopt for one worker or a worker
 // the pool did not bind.
 std::optional<unsigned> slowest_worker_pu(const CeilingResult& fma, const std::vector<unsigned>& pus);
