@@ -124,12 +124,12 @@ CeilingResult measure_fma(ThreadPool& pool, const CeilingOptions& opt, int worke
 // workers, another while every one so far had a worker below kEvenBurstPct of the fastest's rate,
 // at most `max_bursts`; the fastest is returned. A core shared for a moment with a busy sibling
 // thread then sets no roof: the Emerald Rapids host's 4-thread ceiling once read 348 GFLOP/s with a
-// worker at half, and the brackets a second later 610-675. The brackets take one burst: they time
-// the moment.
+// worker at half, and the brackets a second later 610-675. A longer slowing outlasts the bursts
+// (on that host, every time it was tried). The brackets take one burst: they time the moment.
 inline constexpr double kEvenBurstPct = 90;
 inline constexpr int kFmaCeilingBursts = 4;
 CeilingResult measure_fma_ceiling(ThreadPool& pool, const CeilingOptions& opt, int max_bursts = kFmaCeilingBursts);
-// The same bursts, every one in the order taken (the run prints them all).
+// The same bursts (at least one), every one in the order taken (the run prints them all).
 std::vector<CeilingResult> measure_fma_bursts(ThreadPool& pool, const CeilingOptions& opt,
                                               int max_bursts = kFmaCeilingBursts);
 // The fastest of `bursts` (not empty), its `bursts` set to how many there were.
