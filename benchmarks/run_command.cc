@@ -738,17 +738,15 @@ double measure_ceilings(const Topology& topo, int threads, const std::string& pi
   }
   if (settings.ceilings == CeilingSet::kAll) {
     // Every burst on stderr: the row keeps the fastest, and the others say what a single one read.
-    const std::vector<CeilingResult> bursts = measure_fma_bursts(pool, opt);
-    for (const CeilingResult& b : bursts) {
+    auto print = [&](const CeilingResult& b, const char* kept) {
       const std::string slowest = slowest_worker_text(b, pool.bound_pus());
-      std::fprintf(stderr, "ceiling %s (%d threads): %.1f GFLOP/s%s%s\n", ceiling_benchmark_name(CeilingKind::kFma),
-                   threads, b.gflops, slowest.empty() ? "" : ", ", slowest.c_str());
-    }
+      std::fprintf(stderr, "ceiling %s (%d threads): %.1f GFLOP/s%s%s%s\n", ceiling_benchmark_name(CeilingKind::kFma),
+                   threads, b.gflops, kept, slowest.empty() ? "" : ", ", slowest.c_str());
+    };
+    const std::vector<CeilingResult> bursts = measure_fma_bursts(pool, opt);
+    for (const CeilingResult& b : bursts) print(b, "");
     results.push_back(fastest_burst(bursts));
-    if (bursts.size() > 1) {
-      std::fprintf(stderr, "ceiling %s (%d threads): %.1f GFLOP/s kept, the fastest of %zu bursts\n",
-                   ceiling_benchmark_name(CeilingKind::kFma), threads, results.back().gflops, bursts.size());
-    }
+    if (bursts.size() > 1) print(results.back(), " kept");
   }
   // The per-layer barrier's floor, cheap beside the bandwidths: every set that has ceilings has it.
   std::fprintf(stderr, "ceiling %s (%d threads)\n", ceiling_benchmark_name(CeilingKind::kBarrier), threads);

@@ -359,7 +359,7 @@ std::optional<unsigned> slowest_worker_pu(const CeilingResult& fma, const std::v
 std::string slowest_worker_text(const CeilingResult& fma, const std::vector<unsigned>& pus) {
   if (fma.slowest_worker < 0) return "";
   const auto pu = slowest_worker_pu(fma, pus);
-  char text[128];
+  char text[96];
   std::snprintf(text, sizeof text, "slowest worker %.0f%% of the fastest's rate (%s %u)", fma.slowest_worker_pct,
                 pu ? "PU" : "worker", pu ? *pu : static_cast<unsigned>(fma.slowest_worker));
   if (fma.bursts < 2) return text;
