@@ -32,7 +32,8 @@ CeilingPivot pivot_ceilings(const MachineResults& m) {
   for (const ResultRow& r : m.summaries) {
     if (!r.is_ceiling() || !r.num(Col::threads)) continue;
     const int t = static_cast<int>(*r.num(Col::threads));
-    const std::string& bench = r.str(Col::benchmark);
+    // A run's FMA ceiling at its end joins its start's: the cell is the machine's best (fma_peak).
+    const std::string bench = r.is_fma_ceiling() ? "ceiling_fma" : r.str(Col::benchmark);
     const bool time = is_crossing(bench);
     const std::string level = bench == "ceiling_fma" || time ? "" : r.str(Col::ws_level);
     const auto v = bench == "ceiling_fma" ? m.fma_peak(t) : time ? r.num(Col::ns_per_step) : attained_gbps(r);

@@ -180,7 +180,7 @@ std::vector<MachineResults> group_by_machine(const std::vector<ResultRow>& rows)
           double& roof = m.read_roof_gbps[{r.str(Col::ws_level), threads}];
           roof = std::max(roof, *g);
         }
-      } else if (r.str(Col::benchmark) == "ceiling_fma") {
+      } else if (r.is_fma_ceiling()) {
         const auto flops = r.num(Col::flops);
         const auto ns = r.num(Col::ns_per_step);
         const auto g = (flops && ns && *ns > 0) ? std::optional<double>(*flops / *ns) : r.num(Col::gflops);

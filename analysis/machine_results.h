@@ -43,7 +43,7 @@ struct MachineResults {
   std::vector<std::optional<double>> fastest_ns;
   // Best read bandwidth (GB/s) per (ws_level, threads) over the ceiling_read summaries.
   std::map<std::pair<std::string, int>, double> read_roof_gbps;
-  // Best FP32 FMA GFLOP/s per thread count over the ceiling_fma summaries.
+  // Best FP32 FMA GFLOP/s per thread count over the ceiling_fma and ceiling_fma_end summaries.
   std::map<int, double> fma_peak_gflops;
   // The slowest worker of the burst that gave fma_peak_gflops, where its row recorded one
   // (core_slowest_pct: % of its fastest worker's rate; core_slowest_pu): a peak taken with a

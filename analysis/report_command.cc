@@ -212,6 +212,27 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
             "brackets match it may have run with a worker slowed as well; only their own bursts' workers say so "
             "(\"a worker at N% of the fastest's FMA rate\").\n\n";
     }
+    // A run that measured the FMA ceiling at both ends takes the faster as its roof; ends far apart
+    // say its cores ran slower at one of them.
+    const std::vector<RunCeilings::CeilingEnds> fma_ends = RunCeilings(m).fma_ends();
+    if (!fma_ends.empty()) {
+      std::string apart_ends;
+      for (const auto& e : fma_ends) {
+        if (std::max(e.start, e.end) / std::min(e.start, e.end) - 1 <= kCeilingDriftFlag) continue;
+        apart_ends += std::string(apart_ends.empty() ? "" : ", ") + "`" + e.run_id + "` at " +
+                      std::to_string(e.threads) + (e.threads == 1 ? " thread (" : " threads (") +
+                      format_number(e.start, 4) + " -> " + format_number(e.end, 4) + ")";
+      }
+      md << "`ceiling_fma` is each run's faster end: its bursts at the start, or again after its last benchmark "
+            "(`ceiling_fma_end`), and rows are judged against that. ";
+      if (apart_ends.empty()) {
+        md << "None of its " << fma_ends.size() << " (run, thread count) pair(s) measured at both ends lay more than "
+           << std::lround(100 * kCeilingDriftFlag) << "% apart.\n\n";
+      } else {
+        md << "Ends more than " << std::lround(100 * kCeilingDriftFlag)
+           << "% apart (start -> end, GFLOP/s), a core slowed at one of them: " << apart_ends << ".\n\n";
+      }
+    }
     // Runs whose crossings are far apart ran on different vCPU placements (ceiling_change.h): the
     // least and the most of a thread count's crossings, at the runs' starts and ends together.
     std::string apart;
@@ -237,10 +258,10 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
       for (const auto& e : RunCeilings(m).crossing_ends()) {
         if (e.threads < 2) continue;
         both_ends.insert(e.run_id);
-        if (!crossings_apart(e.start_ns, e.end_ns)) continue;
+        if (!crossings_apart(e.start, e.end)) continue;
         midway += std::string(midway.empty() ? "" : ", ") + "`" + e.run_id + "` at " +
-                  std::to_string(e.threads) + " threads (" + format_number(e.start_ns, 4) + " -> " +
-                  format_number(e.end_ns, 4) + " ns)";
+                  std::to_string(e.threads) + " threads (" + format_number(e.start, 4) + " -> " +
+                  format_number(e.end, 4) + " ns)";
       }
       if (!midway.empty()) {
         md << " Some moved while their rows ran (`ceiling_barrier` -> `ceiling_barrier_end`): " << midway << ".";

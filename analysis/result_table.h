@@ -81,6 +81,12 @@ struct ResultRow {
   double num_or(Col c, double fallback) const { return num(c).value_or(fallback); }
 
   bool is_ceiling() const { return str(Col::benchmark).rfind("ceiling_", 0) == 0; }
+  // The FP32 FMA ceiling, at a run's start (ceiling_fma) or, since 2026-12-03d, again at its end
+  // (ceiling_fma_end): the faster of the two is the run's roof.
+  bool is_fma_ceiling() const {
+    const std::string& b = str(Col::benchmark);
+    return b == "ceiling_fma" || b == "ceiling_fma_end";
+  }
   bool is_peer() const { return str(Col::benchmark).rfind("peer_", 0) == 0; }
   bool is_median() const { return str(Col::aggregate) == "median"; }
   bool is_repetition() const { return str(Col::aggregate) == "none"; }

@@ -20,10 +20,13 @@ RunCeilings::RunCeilings(const MachineResults& m) {
   for (const ResultRow& r : m.summaries) {
     if (!r.is_ceiling()) continue;
     const std::string& benchmark = r.str(Col::benchmark);
-    if (benchmark == "ceiling_fma") {
+    const CeilingEnds of_group{r.str(Col::run_id), r.str(Col::pin), static_cast<int>(r.num_or(Col::threads, 0)), 0,
+                               0};
+    if (r.is_fma_ceiling()) {
       if (const auto f = r.num(Col::gflops); f && *f > 0) {
-        auto [it, inserted] = fma_.emplace(group(r), *f);
+        auto [it, inserted] = (benchmark == "ceiling_fma_end" ? fma_end_ : fma_start_).emplace(group(r), *f);
         if (!inserted) it->second = std::max(it->second, *f);
+        groups_.emplace(group(r), of_group);
       }
       continue;
     }
@@ -31,8 +34,7 @@ RunCeilings::RunCeilings(const MachineResults& m) {
       if (const auto ns = r.num(Col::ns_per_step); ns && *ns > 0) {
         auto [it, inserted] = (end ? barrier_end_ : barrier_).emplace(group(r), *ns);
         if (!inserted) it->second = std::min(it->second, *ns);
-        barrier_group_.emplace(group(r), CrossingEnds{r.str(Col::run_id), r.str(Col::pin),
-                                                      static_cast<int>(r.num_or(Col::threads, 0)), 0, 0});
+        groups_.emplace(group(r), of_group);
       }
       continue;
     }
@@ -65,9 +67,11 @@ std::optional<double> RunCeilings::copy_gbps(const ResultRow& row, const std::st
 }
 
 std::optional<double> RunCeilings::fma_gflops(const ResultRow& row) const {
-  const auto it = fma_.find(group(row));
-  if (it == fma_.end()) return std::nullopt;
-  return it->second;
+  std::optional<double> best;
+  for (const auto* ends : {&fma_start_, &fma_end_}) {
+    if (const auto it = ends->find(group(row)); it != ends->end()) best = std::max(best.value_or(0.0), it->second);
+  }
+  return best;
 }
 
 std::optional<double> RunCeilings::barrier_ns(const ResultRow& row) const {
@@ -82,18 +86,23 @@ std::optional<double> RunCeilings::barrier_end_ns(const ResultRow& row) const {
   return it->second;
 }
 
-std::vector<RunCeilings::CrossingEnds> RunCeilings::crossing_ends() const {
-  std::vector<CrossingEnds> out;
-  for (const auto& [key, start_ns] : barrier_) {
-    const auto end = barrier_end_.find(key);
-    if (end == barrier_end_.end()) continue;
-    CrossingEnds c = barrier_group_.at(key);
-    c.start_ns = start_ns;
-    c.end_ns = end->second;
+std::vector<RunCeilings::CeilingEnds> RunCeilings::both_ends(const std::map<std::string, double>& start,
+                                                              const std::map<std::string, double>& end) const {
+  std::vector<CeilingEnds> out;
+  for (const auto& [key, start_value] : start) {
+    const auto e = end.find(key);
+    if (e == end.end()) continue;
+    CeilingEnds c = groups_.at(key);
+    c.start = start_value;
+    c.end = e->second;
     out.push_back(std::move(c));
   }
   return out;
 }
+
+std::vector<RunCeilings::CeilingEnds> RunCeilings::crossing_ends() const { return both_ends(barrier_, barrier_end_); }
+
+std::vector<RunCeilings::CeilingEnds> RunCeilings::fma_ends() const { return both_ends(fma_start_, fma_end_); }
 
 std::optional<double> RunCeilings::core_fraction(const ResultRow& row) const {
   const auto before = row.num(Col::core_before_gflops), after = row.num(Col::core_after_gflops);

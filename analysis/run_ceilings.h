@@ -25,8 +25,8 @@ class RunCeilings {
   // row's own column: older files wrote the read ceiling there.
   std::optional<double> copy_gbps(const ResultRow& row, const std::string& level) const;
 
-  // Best GFLOP/s of ceiling_fma in `row`'s run at its thread count and pinning; nullopt when not
-  // measured.
+  // Best GFLOP/s of ceiling_fma and ceiling_fma_end (its start and its end) in `row`'s run at its
+  // thread count and pinning; nullopt when not measured.
   std::optional<double> fma_gflops(const ResultRow& row) const;
   // Least ns per crossing of ceiling_barrier (the per-layer barrier crossed back to back) in
   // `row`'s run at its thread count and pinning; nullopt when not measured (files before it).
@@ -34,13 +34,16 @@ class RunCeilings {
   // Likewise for ceiling_barrier_end, the crossing measured again after the run's last benchmark
   // (runs since 2026-12-02g); nullopt where the run has none.
   std::optional<double> barrier_end_ns(const ResultRow& row) const;
-  // Every (run, threads, pin) that measured the crossing at both ends, in run_id order.
-  struct CrossingEnds {
+  // A ceiling a run measured at both ends: its start's and its end's value.
+  struct CeilingEnds {
     std::string run_id, pin;
     int threads = 0;
-    double start_ns = 0, end_ns = 0;
+    double start = 0, end = 0;
   };
-  std::vector<CrossingEnds> crossing_ends() const;
+  // Every (run, threads, pin) that measured the crossing at both ends (ns), in run_id order.
+  std::vector<CeilingEnds> crossing_ends() const;
+  // Likewise the FMA ceiling (GFLOP/s; ceiling_fma, ceiling_fma_end).
+  std::vector<CeilingEnds> fma_ends() const;
   // A `--ceiling-bracket` row's core bracket (core_before_gflops, core_after_gflops): its slower
   // end as a fraction of the fastest the same workers were seen to run FMAs in its run (the
   // start-of-run ceiling_fma or either end); nullopt for rows without a core bracket.
@@ -53,11 +56,16 @@ class RunCeilings {
   std::string core_slowed_note(const ResultRow& row) const;
 
  private:
+  // The groups in both maps (keyed as below), each with its two values.
+  std::vector<CeilingEnds> both_ends(const std::map<std::string, double>& start,
+                                     const std::map<std::string, double>& end) const;
+
   std::map<std::string, double> best_;  // ceiling|run_id|threads|pin|level -> GB/s
-  std::map<std::string, double> fma_;   // run_id|threads|pin -> GFLOP/s
+  std::map<std::string, double> fma_start_;  // run_id|threads|pin -> GFLOP/s, ceiling_fma
+  std::map<std::string, double> fma_end_;    // likewise, ceiling_fma_end
   std::map<std::string, double> barrier_;  // run_id|threads|pin -> ns per crossing
   std::map<std::string, double> barrier_end_;  // likewise, ceiling_barrier_end
-  std::map<std::string, CrossingEnds> barrier_group_;  // run_id|threads|pin -> its run, threads, pin
+  std::map<std::string, CeilingEnds> groups_;  // run_id|threads|pin -> its run, threads, pin
 };
 
 // A `kvbench run --ceiling-bracket` row's ceiling_after_gbps / ceiling_before_gbps - 1: how far

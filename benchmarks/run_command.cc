@@ -704,11 +704,33 @@ void write_ceiling_row(const CeilingResult& r, const char* name, int threads, co
   writer->write(row);
 }
 
+// The FMA ceiling's bursts on all of `pool`'s workers, the fastest kept (measure_fma_bursts),
+// every burst on stderr as `name`: the row keeps the fastest, and the others say what a single one
+// read.
+CeilingResult fma_ceiling_bursts(ThreadPool& pool, const CeilingOptions& opt, const char* name) {
+  auto print = [&](const CeilingResult& b, const char* kept) {
+    const std::string slowest = slowest_worker_text(b, pool.bound_pus());
+    std::fprintf(stderr, "ceiling %s (%d threads): %.1f GFLOP/s%s%s%s\n", name, pool.size(), b.gflops, kept,
+                 slowest.empty() ? "" : ", ", slowest.c_str());
+  };
+  const std::vector<CeilingResult> bursts = measure_fma_bursts(pool, opt);
+  for (const CeilingResult& b : bursts) print(b, "");
+  CeilingResult kept = fastest_burst(bursts);
+  if (bursts.size() > 1) print(kept, " kept");
+  return kept;
+}
+
+// What a run measured of a group's ceilings that it measures again at its end.
+struct StartCeilings {
+  double crossing_ns = 0;             // ceiling_barrier, which every set measures
+  std::optional<double> fma_gflops;  // ceiling_fma, with --ceilings all
+};
+
 // Measures the ceilings of one (threads, pin) group and writes their rows; returns the barrier's
-// crossing (ns), which every set measures. With `keep` (--ceiling-bracket) every kind of a level
+// crossing and, where measured, the FMA ceiling. With `keep` (--ceiling-bracket) every kind of a level
 // is measured on one buffer, which is then kept there under "threads|pin|level" for the brackets:
 // a DRAM buffer is touched once, not once per kind and again for the first bracket.
-double measure_ceilings(const Topology& topo, int threads, const std::string& pin, const RunSettings& settings,
+StartCeilings measure_ceilings(const Topology& topo, int threads, const std::string& pin, const RunSettings& settings,
                         const RunMetadata& meta, const Placement& placement, const std::vector<std::string>& events,
                         CsvWriter* writer, std::map<std::string, double>* read_ceiling,
                         std::map<std::string, double>* copy_ceiling,
@@ -736,18 +758,7 @@ double measure_ceilings(const Topology& topo, int threads, const std::string& pi
     }
     if (keep) (*keep)[ceiling_group_key(threads, pin) + "|" + ws.level] = std::move(buffer);
   }
-  if (settings.ceilings == CeilingSet::kAll) {
-    // Every burst on stderr: the row keeps the fastest, and the others say what a single one read.
-    auto print = [&](const CeilingResult& b, const char* kept) {
-      const std::string slowest = slowest_worker_text(b, pool.bound_pus());
-      std::fprintf(stderr, "ceiling %s (%d threads): %.1f GFLOP/s%s%s%s\n", ceiling_benchmark_name(CeilingKind::kFma),
-                   threads, b.gflops, kept, slowest.empty() ? "" : ", ", slowest.c_str());
-    };
-    const std::vector<CeilingResult> bursts = measure_fma_bursts(pool, opt);
-    for (const CeilingResult& b : bursts) print(b, "");
-    results.push_back(fastest_burst(bursts));
-    if (bursts.size() > 1) print(results.back(), " kept");
-  }
+  if (settings.ceilings == CeilingSet::kAll) results.push_back(fma_ceiling_bursts(pool, opt, ceiling_benchmark_name(CeilingKind::kFma)));
   // The per-layer barrier's floor, cheap beside the bandwidths: every set that has ceilings has it.
   std::fprintf(stderr, "ceiling %s (%d threads)\n", ceiling_benchmark_name(CeilingKind::kBarrier), threads);
   results.push_back(measure_barrier(pool, opt));
@@ -759,11 +770,14 @@ double measure_ceilings(const Topology& topo, int threads, const std::string& pi
       (*copy_ceiling)[ceiling_group_key(threads, pin) + "|" + r.level] = r.gbps;
     }
   }
+  StartCeilings start;
   for (const CeilingResult& r : results) {
     write_ceiling_row(r, ceiling_benchmark_name(r.kind), threads, pin, pu_list, pool.bound_pus(), meta, placement,
                       events, *read_ceiling, writer);
+    if (r.kind == CeilingKind::kFma) start.fma_gflops = r.gflops;
   }
-  return results.back().ns_per_sweep;
+  start.crossing_ns = results.back().ns_per_sweep;
+  return start;
 }
 
 // The barrier's crossing again once the run's benchmarks are done, on a pool pinned as the
@@ -777,6 +791,18 @@ double measure_barrier_end(const Topology& topo, int threads, const std::string&
   write_ceiling_row(r, kBarrierEndBenchmark, threads, pin, pool.pu_list(), pool.bound_pus(), meta, placement, events,
                     read_ceiling, writer);
   return r.ns_per_sweep;
+}
+
+// The FMA ceiling's bursts again once the run's benchmarks are done, on a pool pinned as the
+// start's was, written as kFmaEndBenchmark; returns its GFLOP/s.
+double measure_fma_end(const Topology& topo, int threads, const std::string& pin, const RunMetadata& meta,
+                       const Placement& placement, const std::vector<std::string>& events,
+                       const std::map<std::string, double>& read_ceiling, CsvWriter* writer) {
+  ThreadPool pool(topo, threads, parse_pin_policy(pin));
+  const CeilingResult r = fma_ceiling_bursts(pool, ceiling_options(placement, 0.1), kFmaEndBenchmark);
+  write_ceiling_row(r, kFmaEndBenchmark, threads, pin, pool.pu_list(), pool.bound_pus(), meta, placement, events,
+                    read_ceiling, writer);
+  return r.gflops;
 }
 
 // --llc, except that auto adds to a file (--resume, --append) with the LLC its rows were sized
@@ -1129,7 +1155,7 @@ int run_main(const std::vector<std::string>& raw_args) {
 
   // Ceilings first, per (threads, pin) group, so every row can carry its ceiling.
   std::set<std::pair<int, std::string>> needed;
-  std::map<std::pair<int, std::string>, double> start_crossing;  // ns, groups measured by this run
+  std::map<std::pair<int, std::string>, StartCeilings> start_ceilings;  // groups measured by this run
   for (const Entry& e : state.entries) {
     needed.insert({state.configs[e.config].threads, state.configs[e.config].pin});
   }
@@ -1145,7 +1171,7 @@ int run_main(const std::vector<std::string>& raw_args) {
       continue;
     }
     if (settings.ceilings != CeilingSet::kNone) {
-      start_crossing[{threads, pin}] =
+      start_ceilings[{threads, pin}] =
           measure_ceilings(*topo, threads, pin, settings, meta, placement, events, &writer, &state.read_ceiling,
                            &state.copy_ceiling, settings.ceiling_bracket ? &state.bracket_buffers : nullptr);
     }
@@ -1191,15 +1217,25 @@ int run_main(const std::vector<std::string>& raw_args) {
   state.fixture.reset();
   // The crossing again at the end: the host may have moved the vCPUs while the rows ran (on the
   // 2-vCPU Zen 5 guest 2 of 27 runs crossed at the start in one placement and ran their rows in
-  // the other, results/epyc-zen5-2c-kvm-508m/placement/). Analysis judges the two.
-  std::string crossings;
-  for (const auto& [group, start_ns] : start_crossing) {
+  // the other, results/epyc-zen5-2c-kvm-508m/placement/). Analysis judges the two. So are the
+  // FMA bursts: a worker slowed through all of the start's may not be at the end, and analysis
+  // takes the faster end as the run's roof.
+  std::string crossings, fma_ends;
+  for (const auto& [group, start] : start_ceilings) {
     const double end_ns =
         measure_barrier_end(*topo, group.first, group.second, meta, placement, events, state.read_ceiling, &writer);
-    if (group.first < 2) continue;  // one worker crosses alone: no placement to see
     char line[160];
+    if (start.fma_gflops) {
+      const double end_gflops =
+          measure_fma_end(*topo, group.first, group.second, meta, placement, events, state.read_ceiling, &writer);
+      std::snprintf(line, sizeof line, "  %d thread%s, %s: %.1f GFLOP/s at the start, %.1f at the end (%.2fx)\n",
+                    group.first, group.first == 1 ? "" : "s", group.second.c_str(), *start.fma_gflops, end_gflops,
+                    end_gflops / *start.fma_gflops);
+      fma_ends += line;
+    }
+    if (group.first < 2) continue;  // one worker crosses alone: no placement to see
     std::snprintf(line, sizeof line, "  %d threads, %s: %.0f ns at the start, %.0f ns at the end\n", group.first,
-                  group.second.c_str(), start_ns, end_ns);
+                  group.second.c_str(), start.crossing_ns, end_ns);
     crossings += line;
   }
 
@@ -1236,6 +1272,10 @@ int run_main(const std::vector<std::string>& raw_args) {
   if (!crossings.empty()) {
     std::printf("\none crossing of the per-layer barrier (%s, %s):\n%s", ceiling_benchmark_name(CeilingKind::kBarrier),
                 kBarrierEndBenchmark, crossings.c_str());
+  }
+  if (!fma_ends.empty()) {
+    std::printf("\nFP32 FMA ceiling, the run's roof the faster end (%s, %s):\n%s",
+                ceiling_benchmark_name(CeilingKind::kFma), kFmaEndBenchmark, fma_ends.c_str());
   }
   std::printf("\nresults: %s (%d rows)\n", out.c_str(), writer.rows_written());
   if (state.invalid > 0 || state.errors > 0) {

@@ -20,6 +20,10 @@ const char* ceiling_benchmark_name(CeilingKind k);  // "ceiling_read", ... (CSV 
 // The barrier's crossing measured again after a run's last benchmark: a host that moves the
 // vCPUs while the rows run shows as a crossing far from the start's (ceiling_barrier).
 inline constexpr const char* kBarrierEndBenchmark = "ceiling_barrier_end";
+// The FMA ceiling's bursts taken again after a run's last benchmark: on a shared host a worker's
+// core can stay slowed through every burst at the start and not at the end (or the other way),
+// and the run's roof is the faster of its two ends (ceiling_fma).
+inline constexpr const char* kFmaEndBenchmark = "ceiling_fma_end";
 
 struct WorkingSet {
   std::string level;        // "L1", "L2", "L3", "DRAM"

@@ -681,6 +681,39 @@ TEST(EfficiencyTargets, ABurstsSlowestWorkerMarksTheRow) {
   EXPECT_EQ(fp16->verdict, Verdict::kNotMet);
 }
 
+// A run measures its FMA ceiling again after its last benchmark (ceiling_fma_end); a bracketed
+// row's core is judged against the faster end, and fma_ends() pairs the two per run and thread count.
+TEST(EfficiencyTargets, TheRunsFasterFmaEndIsTheCoresReference) {
+  MachineResults m = machine();
+  ResultRow row = decode_row("decode_step", "fp32", 1, 16384, 8 * kLlc, 90, "DRAM");
+  set(row, Col::core_before_gflops, "200");
+  set(row, Col::core_after_gflops, "200");
+  const auto fma = [](const std::string& benchmark, const std::string& gflops) {
+    return summary_row({{Col::run_id, "run-a"}, {Col::benchmark, benchmark}, {Col::threads, "1"},
+                        {Col::aggregate, "none"}, {Col::ns_per_step, "1e6"}, {Col::gflops, gflops},
+                        {Col::valid, "1"}});
+  };
+  m.summaries = {fma("ceiling_fma", "180"), fma("ceiling_fma_end", "250"), row};
+  const RunCeilings ceilings(m);
+  EXPECT_DOUBLE_EQ(*ceilings.fma_gflops(row), 250);
+  EXPECT_EQ(ceilings.core_slowed_note(row), "core at 80% of its FMA ceiling");
+  const auto ends = ceilings.fma_ends();
+  ASSERT_EQ(ends.size(), 1u);
+  EXPECT_EQ(ends[0].run_id, "run-a");
+  EXPECT_EQ(ends[0].threads, 1);
+  EXPECT_DOUBLE_EQ(ends[0].start, 180);
+  EXPECT_DOUBLE_EQ(ends[0].end, 250);
+  EXPECT_TRUE(ceilings.crossing_ends().empty());
+  // The start the faster: it stays the reference.
+  m.summaries = {fma("ceiling_fma", "210"), fma("ceiling_fma_end", "120"), row};
+  EXPECT_DOUBLE_EQ(*RunCeilings(m).fma_gflops(row), 210);
+  EXPECT_EQ(RunCeilings(m).core_slowed_note(row), "");
+  // A file holding only the end's row (one cut from a longer file) still gives the run's roof.
+  m.summaries = {fma("ceiling_fma_end", "250"), row};
+  EXPECT_DOUBLE_EQ(*RunCeilings(m).fma_gflops(row), 250);
+  EXPECT_TRUE(RunCeilings(m).fma_ends().empty());
+}
+
 TEST(EfficiencyTargets, AbsentRowsGiveNoLinesAndUnmeasuredLinesMerge) {
   MachineResults m = machine();
   m.summaries = {decode_row("decode_step", "fp32", 1, 16, 1e5, 10, "L2"), ceiling("ceiling_read", "L2", 1, 20)};

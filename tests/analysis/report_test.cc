@@ -387,6 +387,44 @@ TEST(ReportCommand, AnFmaCeilingTakenWithAWorkerSlowedSaysSo) {
   EXPECT_EQ(fine.find("the ceiling of a slowed core"), std::string::npos);
 }
 
+// A run that measured the FMA ceiling at both ends (ceiling_fma, ceiling_fma_end) has the faster
+// as its roof: the table's one ceiling_fma row gives it, and the text names a run whose ends lay
+// more than 10% apart, or says that none did.
+TEST(ReportCommand, AnFmaCeilingMeasuredAtBothEndsTakesTheFasterEnd) {
+  SyntheticMachine a;
+  testing::CsvFields start = target_row(a, "ceiling_fma", "", 8, 1000, 0, "");
+  start["flops"] = "100000";  // 100 GFLOP/s
+  start["gflops"] = "100";
+  start["core_slowest_pct"] = "51.2";
+  start["core_slowest_pu"] = "1";
+  testing::CsvFields end = start;
+  end["benchmark"] = "ceiling_fma_end";
+  end["flops"] = "150000";  // 150 GFLOP/s
+  end["gflops"] = "150";
+  end["core_slowest_pct"] = "97";
+  const std::vector<std::string> extra = {"core_slowest_pct", "core_slowest_pu"};
+  const std::string md = report_of(testing::scratch_dir("Report.FmaEnds"), {start, end}, extra);
+  const std::string ceilings = md.substr(md.find("## Measured ceilings"), 3000);
+  EXPECT_NE(ceilings.find("| ceiling\\_fma | - | GFLOP/s | 150.0 |"), std::string::npos) << ceilings;
+  EXPECT_EQ(ceilings.find("| ceiling\\_fma\\_end |"), std::string::npos) << ceilings;
+  EXPECT_EQ(ceilings.find("a worker at 51%"), std::string::npos) << ceilings;  // the slowed end is not the roof
+  EXPECT_NE(ceilings.find("Ends more than 10% apart (start -> end, GFLOP/s), a core slowed at one of them: `" +
+                          start["run_id"] + "` at 2 threads (100.0 -> 150.0)."),
+            std::string::npos)
+      << ceilings;
+  end["flops"] = "105000";
+  end["gflops"] = "105";
+  const std::string near = report_of(testing::scratch_dir("Report.FmaEndsNear"), {start, end}, extra);
+  EXPECT_NE(near.find("| ceiling\\_fma | - | GFLOP/s | 105.0 |"), std::string::npos)
+      << near.substr(near.find("## Measured ceilings"), 3000);
+  EXPECT_NE(near.find("None of its 1 (run, thread count) pair(s) measured at both ends lay more than 10% apart."),
+            std::string::npos);
+  EXPECT_EQ(near.find("Ends more than 10% apart"), std::string::npos);
+  // A run without the end says nothing of ends.
+  const std::string start_only = report_of(testing::scratch_dir("Report.FmaStartOnly"), {start}, extra);
+  EXPECT_EQ(start_only.find("ceiling_fma_end"), std::string::npos);
+}
+
 // An LLC row whose bytes at its ceiling plus one measured barrier crossing per layer would still
 // miss 70% says so in its verdict, the ceilings table gives the crossing's time, and both say
 // what it is; a report without a ceiling_barrier row says none of it.

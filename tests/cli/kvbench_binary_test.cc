@@ -410,22 +410,35 @@ TEST_F(KvbenchBinary, TwoThreadDecodeRowsCarryTheirBarrierWait) {
   EXPECT_EQ(r.out.find("barrier_held_pct"), std::string::npos) << "per-worker counters shown: " << r.out;
 }
 
-// The run's own ceiling_fma row of two workers records its slowest worker as the brackets do (a
-// ceiling taken with one worker slowed is a slowed core's); one worker's row leaves it empty.
-TEST_F(KvbenchBinary, FmaCeilingRowsOfTwoWorkersNameTheirSlowestWorker) {
+// The run's own ceiling_fma rows, at its start and again after its last benchmark
+// (ceiling_fma_end), record their slowest worker as the brackets do (a ceiling taken with one
+// worker slowed is a slowed core's); one worker's rows leave it empty. Both ends are on stdout.
+TEST_F(KvbenchBinary, FmaCeilingRowsAtBothEndsNameTheirSlowestWorker) {
   if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two PUs";
   const Result r = run("run --config ci-smoke --benchmarks decode_step --context 64 --dtype fp32 --threads 1,2 "
                        "--repetitions 1 --ceilings all --out f.csv");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.err.find("ceiling ceiling_fma (2 threads): "), std::string::npos) << r.err;
-  int fma_rows = 0;
+  EXPECT_NE(r.err.find("ceiling ceiling_fma_end (2 threads): "), std::string::npos) << r.err;
+  std::map<std::string, int> start_rows, end_rows;
+  int decode_rows = 0;
   for (const auto& row : read_csv(dir_ / "f.csv").rows) {
-    if (row.at("benchmark") != "ceiling_fma") continue;
-    SCOPED_TRACE(row.at("threads"));
-    ++fma_rows;
+    const std::string& b = row.at("benchmark");
+    if (b == "decode_step") ++decode_rows;
+    if (b != "ceiling_fma" && b != "ceiling_fma_end") continue;
+    SCOPED_TRACE(b + " " + row.at("threads"));
+    ++(b == "ceiling_fma" ? start_rows : end_rows)[row.at("threads")];
+    EXPECT_EQ(decode_rows > 0, b == "ceiling_fma_end");
+    EXPECT_GT(std::stod(row.at("gflops")), 0);
     expect_slowest_worker(row);
   }
-  EXPECT_EQ(fma_rows, 2);
+  EXPECT_EQ(start_rows, (std::map<std::string, int>{{"1", 1}, {"2", 1}}));
+  EXPECT_EQ(end_rows, start_rows);
+  EXPECT_NE(r.out.find("FP32 FMA ceiling, the run's roof the faster end (ceiling_fma, ceiling_fma_end):\n"
+                       "  1 thread, compact: "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("  2 threads, compact: "), std::string::npos) << r.out;
 }
 
 // --ceiling-bracket: every kernel row carries its own ceiling measured before and after it,
@@ -794,6 +807,7 @@ TEST_F(KvbenchBinary, CeilingsBarrierMeasuresOnlyTheCrossing) {
                        "  2 threads, compact: "),
             std::string::npos)
       << r.out;
+  EXPECT_EQ(r.out.find("FP32 FMA ceiling"), std::string::npos) << r.out;  // none measured, none at the end
   const Result bad = run("run --config ci-smoke --ceilings barriers --out bad.csv");
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("expected all, read, barrier or none"), std::string::npos) << bad.err;
