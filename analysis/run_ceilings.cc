@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace kvb {
 namespace {
@@ -97,6 +98,10 @@ std::vector<RunCeilings::CeilingEnds> RunCeilings::both_ends(const std::map<std:
     c.end = e->second;
     out.push_back(std::move(c));
   }
+  // The keys are text ("16" before "2"): runs in run_id order, each by thread count.
+  std::sort(out.begin(), out.end(), [](const CeilingEnds& a, const CeilingEnds& b) {
+    return std::tie(a.run_id, a.threads, a.pin) < std::tie(b.run_id, b.threads, b.pin);
+  });
   return out;
 }
 

@@ -40,7 +40,8 @@ class RunCeilings {
     int threads = 0;
     double start = 0, end = 0;
   };
-  // Every (run, threads, pin) that measured the crossing at both ends (ns), in run_id order.
+  // Every (run, threads, pin) that measured the crossing at both ends (ns), in run_id order, each
+  // run's by thread count.
   std::vector<CeilingEnds> crossing_ends() const;
   // Likewise the FMA ceiling (GFLOP/s; ceiling_fma, ceiling_fma_end).
   std::vector<CeilingEnds> fma_ends() const;

@@ -704,6 +704,19 @@ TEST(EfficiencyTargets, TheRunsFasterFmaEndIsTheCoresReference) {
   EXPECT_DOUBLE_EQ(ends[0].start, 180);
   EXPECT_DOUBLE_EQ(ends[0].end, 250);
   EXPECT_TRUE(ceilings.crossing_ends().empty());
+  // Thread counts in numeric order, not as text ("16" before "2").
+  MachineResults two = m;
+  for (const char* threads : {"16", "2"}) {
+    for (ResultRow r : {fma("ceiling_fma", "180"), fma("ceiling_fma_end", "250")}) {
+      set(r, Col::threads, threads);
+      two.summaries.push_back(r);
+    }
+  }
+  const auto ordered = RunCeilings(two).fma_ends();
+  ASSERT_EQ(ordered.size(), 3u);
+  EXPECT_EQ(ordered[0].threads, 1);
+  EXPECT_EQ(ordered[1].threads, 2);
+  EXPECT_EQ(ordered[2].threads, 16);
   // The start the faster: it stays the reference.
   m.summaries = {fma("ceiling_fma", "210"), fma("ceiling_fma_end", "120"), row};
   EXPECT_DOUBLE_EQ(*RunCeilings(m).fma_gflops(row), 210);
