@@ -738,7 +738,7 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms,
         "bound them: the percentage overstates the row), can keep a line from being met but never make it met: "
         "a line whose every row meets the threshold says unsettled where it counts any. A bracketed row also "
         "carries a short FP32 FMA burst on its workers before and after it; where the slower one is more than 10% "
-        "below the fastest its run saw them do (`ceiling_fma`, or the other end) it says \"core at N% of its FMA "
+        "below the fastest its run saw them do (`ceiling_fma`, `ceiling_fma_end`, or the other end) it says \"core at N% of its FMA "
         "ceiling\": the workers ran slow (a clock drop, a neighbour on the sibling hardware thread) under a "
         "memory bracket that may have held, so the row understates its kernel. A burst of 2 or more workers also "
         "times each worker's own share; where its slowest ran more than 10% below its fastest (`core_slowest_pct`, "

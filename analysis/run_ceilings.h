@@ -46,8 +46,9 @@ class RunCeilings {
   // Likewise the FMA ceiling (GFLOP/s; ceiling_fma, ceiling_fma_end).
   std::vector<CeilingEnds> fma_ends() const;
   // A `--ceiling-bracket` row's core bracket (core_before_gflops, core_after_gflops): its slower
-  // end as a fraction of the fastest the same workers were seen to run FMAs in its run (the
-  // start-of-run ceiling_fma or either end); nullopt for rows without a core bracket.
+  // end as a fraction of the fastest the same workers were seen to run FMAs in its run (its FMA
+  // ceiling at either end of the run, or either end of the bracket); nullopt for rows without a
+  // core bracket.
   std::optional<double> core_fraction(const ResultRow& row) const;
   // "core at 52% of its FMA ceiling" where that fraction is below 1 - kCeilingDriftFlag, and "a
   // worker at 50% of the fastest's FMA rate (PU 7)" where a burst's slowest worker ran that far

@@ -727,14 +727,15 @@ struct StartCeilings {
 };
 
 // Measures the ceilings of one (threads, pin) group and writes their rows; returns the barrier's
-// crossing and, where measured, the FMA ceiling. With `keep` (--ceiling-bracket) every kind of a level
-// is measured on one buffer, which is then kept there under "threads|pin|level" for the brackets:
+// crossing and, where measured, the FMA ceiling. With `keep` (--ceiling-bracket) every kind of a
+// level is measured on one buffer, which is then kept there under "threads|pin|level" for the brackets:
 // a DRAM buffer is touched once, not once per kind and again for the first bracket.
-StartCeilings measure_ceilings(const Topology& topo, int threads, const std::string& pin, const RunSettings& settings,
-                        const RunMetadata& meta, const Placement& placement, const std::vector<std::string>& events,
-                        CsvWriter* writer, std::map<std::string, double>* read_ceiling,
-                        std::map<std::string, double>* copy_ceiling,
-                        std::map<std::string, std::unique_ptr<CeilingBuffer>>* keep) {
+StartCeilings measure_ceilings(const Topology& topo, int threads, const std::string& pin,
+                               const RunSettings& settings, const RunMetadata& meta, const Placement& placement,
+                               const std::vector<std::string>& events, CsvWriter* writer,
+                               std::map<std::string, double>* read_ceiling,
+                               std::map<std::string, double>* copy_ceiling,
+                               std::map<std::string, std::unique_ptr<CeilingBuffer>>* keep) {
   ThreadPool pool(topo, threads, parse_pin_policy(pin));
   const CeilingOptions opt = ceiling_options(placement, 0.1);
   const std::string pu_list = pool.pu_list();
@@ -758,7 +759,9 @@ StartCeilings measure_ceilings(const Topology& topo, int threads, const std::str
     }
     if (keep) (*keep)[ceiling_group_key(threads, pin) + "|" + ws.level] = std::move(buffer);
   }
-  if (settings.ceilings == CeilingSet::kAll) results.push_back(fma_ceiling_bursts(pool, opt, ceiling_benchmark_name(CeilingKind::kFma)));
+  if (settings.ceilings == CeilingSet::kAll) {
+    results.push_back(fma_ceiling_bursts(pool, opt, ceiling_benchmark_name(CeilingKind::kFma)));
+  }
   // The per-layer barrier's floor, cheap beside the bandwidths: every set that has ceilings has it.
   std::fprintf(stderr, "ceiling %s (%d threads)\n", ceiling_benchmark_name(CeilingKind::kBarrier), threads);
   results.push_back(measure_barrier(pool, opt));
@@ -1217,9 +1220,9 @@ int run_main(const std::vector<std::string>& raw_args) {
   state.fixture.reset();
   // The crossing again at the end: the host may have moved the vCPUs while the rows ran (on the
   // 2-vCPU Zen 5 guest 2 of 27 runs crossed at the start in one placement and ran their rows in
-  // the other, results/epyc-zen5-2c-kvm-508m/placement/). Analysis judges the two. So are the
-  // FMA bursts: a worker slowed through all of the start's may not be at the end, and analysis
-  // takes the faster end as the run's roof.
+  // the other, results/epyc-zen5-2c-kvm-508m/placement/). Analysis judges the two. The FMA bursts
+  // are taken again too: a worker slowed through all of the start's may not be at the end
+  // (results/xeon-emr-16c-kvm/fma-ends/), and analysis keeps the faster end as the run's roof.
   std::string crossings, fma_ends;
   for (const auto& [group, start] : start_ceilings) {
     const double end_ns =
