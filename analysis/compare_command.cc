@@ -141,6 +141,15 @@ std::string moved_barrier_note(const ComparedConfig& r, bool cross) {
   return barrier_change_note(r.base_barrier_ns, r.new_barrier_ns);
 }
 
+// One CPU against itself: "core slowed in 3 of 18 base rows, 0 of 18 new" where either side's
+// core brackets caught its workers slowed (a clock drop, a busy sibling thread): the machine
+// slowed those rows, so their time ratio is the machine's as well as the code's.
+std::string core_slowed_note(const ComparedConfig& r, bool cross) {
+  if (cross || (r.base_core_slowed == 0 && r.new_core_slowed == 0)) return "";
+  return "core slowed in " + std::to_string(r.base_core_slowed) + " of " + std::to_string(r.base_core_bracketed) +
+         " base rows, " + std::to_string(r.new_core_slowed) + " of " + std::to_string(r.new_core_bracketed) + " new";
+}
+
 // Runs not paired as rounds: "barrier crossing moved > 2.0x within 1 of 6 runs" where some run
 // crossed at its end far from its start (rounds count such a run's round as placed apart).
 std::string moved_midway_note(const ComparedConfig& r, bool cross) {
@@ -230,6 +239,9 @@ TextTable build_table(const Comparison& c, const Options& o, bool cross, bool al
     }
     if (const std::string placed = moved_barrier_note(r, cross); !placed.empty()) {
       note += std::string(note.empty() ? "" : "; ") + placed;
+    }
+    if (const std::string slowed = core_slowed_note(r, cross); !slowed.empty()) {
+      note += std::string(note.empty() ? "" : "; ") + slowed;
     }
     if (const std::string moved = moved_midway_note(r, cross); !moved.empty()) {
       note += std::string(note.empty() ? "" : "; ") + moved;
@@ -401,6 +413,12 @@ int compare_main(int argc, char** argv) {
              << "(ceiling_barrier, each side's runs) was more than " << format_number(kBarrierMovedRatio, 2)
              << "x apart: the host placed the workers' vCPUs differently (another core complex, a shared core), "
                 "which moves multi-threaded rows by itself; compare them between runs whose crossings agree.\n";
+      }
+      if (const auto slowed = noted(core_slowed_note)) {
+        text << slowed << " configuration(s) had --ceiling-bracket rows whose workers' FMA burst ran more than 10% "
+             << "below their run's FMA ceiling, or one worker more than 10% below the fastest (a clock drop, a busy "
+                "sibling thread): the machine slowed those rows, so their time ratio is the machine's as well as the "
+                "code's.\n";
       }
       if (const auto midway = noted(moved_midway_note)) {
         text << midway << " configuration(s) had runs whose crossing of the per-layer barrier at their end "

@@ -1,6 +1,7 @@
 #include "analysis/result_comparison.h"
 
 #include <algorithm>
+#include <tuple>
 #include <cmath>
 #include <iterator>
 #include <map>
@@ -184,6 +185,21 @@ class SideCeilings {
     }
     return span;
   }
+  // Of the group's rows with a core bracket (repetitions, or its median row without any), how many
+  // there are and how many ran with a slowed core. A row's own run is on one machine; another
+  // machine's RunCeilings lacks that run's FMA ceiling and so never notes more than the right one.
+  std::pair<int, int> core_slowed(const Group& g) const {
+    std::vector<const ResultRow*> rows = g.repetitions;
+    if (rows.empty() && g.median_row) rows.push_back(g.median_row);
+    int bracketed = 0, slowed = 0;
+    for (const ResultRow* r : rows) {
+      if (r->is_ceiling() || !r->num(Col::core_before_gflops)) continue;
+      ++bracketed;
+      slowed += std::any_of(machines_.begin(), machines_.end(),
+                            [r](const RunCeilings& m) { return !m.core_slowed_note(*r).empty(); });
+    }
+    return {bracketed, slowed};
+  }
   // Of the group's runs, how many measured the crossing at both ends, and in how many the two lie
   // further apart than kBarrierMovedRatio (the host moved the vCPUs while the rows ran).
   std::pair<int, int> runs_moved_midway(const Group& g) const {
@@ -308,6 +324,8 @@ Comparison compare_files(const Files& base_files, const Files& new_files, const 
     const auto [new_both, new_moved] = new_ceilings.runs_moved_midway(ng);
     c.runs_crossing_both_ends = base_both + new_both;
     c.runs_moved_midway = base_moved + new_moved;
+    std::tie(c.base_core_bracketed, c.base_core_slowed) = base_ceilings.core_slowed(bg);
+    std::tie(c.new_core_bracketed, c.new_core_slowed) = new_ceilings.core_slowed(ng);
     c.time_ratio = c.base_ns > 0 ? c.new_ns / c.base_ns : NAN;
     c.change = c.time_ratio - 1;
     const double base_best = *std::min_element(base_ns.begin(), base_ns.end());

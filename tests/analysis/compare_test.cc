@@ -546,6 +546,44 @@ TEST(CompareCommand, NotesCeilingsFarApart) {
   EXPECT_EQ(ceiling_change_note(10.0, 12.5, std::nullopt, 80.4), "ceiling 10.0 -> 12.5 GB/s, - -> 80% of it");
 }
 
+// Two runs of one CPU where one side's core brackets caught its workers slowed (the burst after a
+// row at half the one before it): the note counts each side's slowed rows among its bracketed
+// ones, and the summary says what that means; rows without core brackets, or across CPUs, no note.
+TEST(CompareCommand, NotesRowsWhoseCoreRanSlowed) {
+  const SyntheticMachine m;
+  const auto dir = testing::scratch_dir("CompareCommand.CoreSlowed");
+  const auto rows = [&](double mean, unsigned seed, int slowed) {
+    auto out = testing::repetition_rows(m, normal_times(mean, 0.01, 10, seed), "fp32", 1024, 1);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      out[i]["core_before_gflops"] = "200";
+      out[i]["core_after_gflops"] = static_cast<int>(i) < slowed ? "100" : "196";
+    }
+    return out;
+  };
+  std::vector<std::string> header = testing::schema_header();
+  header.insert(header.end(), {"core_before_gflops", "core_after_gflops"});
+  const auto base = dir / "base.csv", slowed = dir / "slowed.csv", plain = dir / "plain.csv";
+  testing::write_text(base, testing::to_csv(rows(1e6, 1, 0), header));
+  testing::write_text(slowed, testing::to_csv(rows(1.2e6, 2, 4), header));
+  testing::write_text(plain, testing::to_csv(testing::repetition_rows(m, normal_times(1e6, 0.01, 10, 3), "fp32", 1024, 1)));
+  const Comparison c = compare_results(load_results(base.string()), load_results(slowed.string()), {});
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rows[0].base_core_bracketed, 10);
+  EXPECT_EQ(c.rows[0].base_core_slowed, 0);
+  EXPECT_EQ(c.rows[0].new_core_bracketed, 10);
+  EXPECT_EQ(c.rows[0].new_core_slowed, 4);
+  const auto md = compare_to_md(base, slowed, dir / "slowed.md");
+  EXPECT_EQ(md.exit_status, 1);  // the verdict stays the time's
+  EXPECT_NE(md.text.find("core slowed in 0 of 10 base rows, 4 of 10 new"), std::string::npos) << md.text;
+  EXPECT_NE(md.text.find("1 configuration(s) had --ceiling-bracket rows whose workers' FMA burst ran more than 10%"),
+            std::string::npos)
+      << md.text;
+  const auto unbracketed = compare_to_md(base, plain, dir / "plain.md");
+  EXPECT_EQ(unbracketed.text.find("core slowed"), std::string::npos) << unbracketed.text;
+  const auto cross = compare_to_md(base, slowed, dir / "cross.md", {"--cross-cpu"});
+  EXPECT_EQ(cross.text.find("core slowed"), std::string::npos) << cross.text;
+}
+
 // Two runs of one CPU whose workers crossed the per-layer barrier at times far apart (the host
 // placed the vCPUs elsewhere): the multi-threaded rows say so, with each side's crossing; the
 // 1-thread rows, crossings within 2x, runs without the ceiling and cross-CPU comparisons do not.
