@@ -361,25 +361,32 @@ std::string report_of(const fs::path& dir, const std::vector<testing::CsvFields>
   return read(dir / "out" / "report.md");
 }
 
+// A ceiling_fma row (`benchmark`: or ceiling_fma_end) of two threads at `gflops`, its burst's
+// slowest worker at `slowest_pct` of the fastest's rate, on PU 1.
+testing::CsvFields fma_row(const SyntheticMachine& m, const std::string& benchmark, int gflops,
+                           const std::string& slowest_pct) {
+  testing::CsvFields r = target_row(m, benchmark, "", 8, 1000, 0, "");
+  r["flops"] = std::to_string(gflops * 1000);  // over 1000 ns
+  r["gflops"] = std::to_string(gflops);
+  r["core_slowest_pct"] = slowest_pct;
+  r["core_slowest_pu"] = "1";
+  return r;
+}
+
 // The best ceiling_fma burst of a thread count taken with a worker slowed (core_slowest_pct below
 // 90) says so in its cell, with the PU, and the table says what that means; a best burst whose
 // workers ran within 10% of each other says nothing, even where another run's was slowed.
 TEST(ReportCommand, AnFmaCeilingTakenWithAWorkerSlowedSaysSo) {
   SyntheticMachine a;
-  testing::CsvFields slowed = target_row(a, "ceiling_fma", "", 8, 1000, 0, "");
-  slowed["flops"] = "100000";  // 100 GFLOP/s
-  slowed["core_slowest_pct"] = "51.2";
-  slowed["core_slowest_pu"] = "1";
-  testing::CsvFields even = slowed;
+  const testing::CsvFields slowed = fma_row(a, "ceiling_fma", 100, "51.2");
+  testing::CsvFields even = fma_row(a, "ceiling_fma", 80, "97");  // not the best
   even["run_id"] = "run-2";
-  even["flops"] = "80000";  // 80 GFLOP/s: not the best
-  even["core_slowest_pct"] = "97";
   const std::vector<std::string> extra = {"core_slowest_pct", "core_slowest_pu"};
   const std::string md = report_of(testing::scratch_dir("Report.FmaSlowed"), {slowed, even}, extra);
   EXPECT_NE(md.find("| ceiling\\_fma | - | GFLOP/s | 100.0 (a worker at 51%, PU 1) |"), std::string::npos)
       << md.substr(md.find("## Measured ceilings"), 2000);
   EXPECT_NE(md.find("the ceiling of a slowed core"), std::string::npos);
-  even["flops"] = "120000";  // now the best, its workers even
+  even["flops"] = "120000";  // 120 GFLOP/s: now the best, its workers even
   const std::string fine = report_of(testing::scratch_dir("Report.FmaEven"), {slowed, even}, extra);
   EXPECT_NE(fine.find("| ceiling\\_fma | - | GFLOP/s | 120.0 |"), std::string::npos)
       << fine.substr(fine.find("## Measured ceilings"), 2000);
@@ -392,16 +399,8 @@ TEST(ReportCommand, AnFmaCeilingTakenWithAWorkerSlowedSaysSo) {
 // more than 10% apart, or says that none did.
 TEST(ReportCommand, AnFmaCeilingMeasuredAtBothEndsTakesTheFasterEnd) {
   SyntheticMachine a;
-  testing::CsvFields start = target_row(a, "ceiling_fma", "", 8, 1000, 0, "");
-  start["flops"] = "100000";  // 100 GFLOP/s
-  start["gflops"] = "100";
-  start["core_slowest_pct"] = "51.2";
-  start["core_slowest_pu"] = "1";
-  testing::CsvFields end = start;
-  end["benchmark"] = "ceiling_fma_end";
-  end["flops"] = "150000";  // 150 GFLOP/s
-  end["gflops"] = "150";
-  end["core_slowest_pct"] = "97";
+  const testing::CsvFields start = fma_row(a, "ceiling_fma", 100, "51.2");
+  testing::CsvFields end = fma_row(a, "ceiling_fma_end", 150, "97");
   const std::vector<std::string> extra = {"core_slowest_pct", "core_slowest_pu"};
   const std::string md = report_of(testing::scratch_dir("Report.FmaEnds"), {start, end}, extra);
   const std::string ceilings = md.substr(md.find("## Measured ceilings"), 3000);
@@ -409,11 +408,10 @@ TEST(ReportCommand, AnFmaCeilingMeasuredAtBothEndsTakesTheFasterEnd) {
   EXPECT_EQ(ceilings.find("| ceiling\\_fma\\_end |"), std::string::npos) << ceilings;
   EXPECT_EQ(ceilings.find("a worker at 51%"), std::string::npos) << ceilings;  // the slowed end is not the roof
   EXPECT_NE(ceilings.find("Ends more than 10% apart (start -> end, GFLOP/s), a core slowed at one of them: `" +
-                          start["run_id"] + "` at 2 threads (100.0 -> 150.0)."),
+                          start.at("run_id") + "` at 2 threads (100.0 -> 150.0)."),
             std::string::npos)
       << ceilings;
-  end["flops"] = "105000";
-  end["gflops"] = "105";
+  end = fma_row(a, "ceiling_fma_end", 105, "97");
   const std::string near = report_of(testing::scratch_dir("Report.FmaEndsNear"), {start, end}, extra);
   EXPECT_NE(near.find("| ceiling\\_fma | - | GFLOP/s | 105.0 |"), std::string::npos)
       << near.substr(near.find("## Measured ceilings"), 3000);
