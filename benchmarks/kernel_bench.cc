@@ -7,7 +7,8 @@
 // overlap/*: a plain read stream doing N FMAs per vector it reads, its arithmetic alone (L1) and
 // from DRAM, with and without a 4 KB window: the share of the read rate that survives as much
 // arithmetic per line as a kernel's floor/ row shows (results/xeon-emr-2c-kvm/overlap/).
-// overlap_threads/*: its DRAM stream with the window on 1, 2, 4, ... and all PUs at once.
+// overlap_threads/*: its DRAM stream, with the window (pf:4096) and without (pf:0), on 1, 2, 4, ...
+// and all PUs at once.
 //
 // Working sets: context 64 (<= 0.5 MB per layer: L2), 1024 (<= 8 MB: L3) and 16384 with the
 // layers rotated per iteration so the rotation spans >= 4x the L3 (and >= 256 MB): every
@@ -399,13 +400,16 @@ void BM_ReadUnderFma(benchmark::State& state, int fmas, std::int64_t prefetch_by
   state.SetLabel(std::string(ceiling_target_name()) + (prefetch_bytes > 0 ? "+PF-T0" : "+PF-NONE"));
 }
 
-// The DRAM stream of overlap/ (4 KB window) on `threads` pinned workers at once (compact, as
-// kvbench run pins), over slices first-touched by their workers and read in kClaimChunkBytes
-// chunks shared out as the DRAM read ceiling shares its own (harness/chunk_claims): a
-// worker the host slows down reads fewer chunks instead of holding the rest up. With many cores
-// each gets a smaller share of the bandwidth, so each line leaves more time for the arithmetic.
-// Wall time.
-void BM_ReadUnderFmaThreads(benchmark::State& state, int fmas, int threads) {
+// The DRAM stream of overlap/ on `threads` pinned workers at once (compact, as kvbench run
+// pins), over slices first-touched by their workers and read in kClaimChunkBytes chunks shared
+// out as the DRAM read ceiling shares its own (harness/chunk_claims): a worker the host slows
+// down reads fewer chunks instead of holding the rest up. With many cores each gets a smaller
+// share of the bandwidth, so each line leaves more time for the arithmetic. pf:4096 has the
+// kernels' window, pf:0 none: fma:0/pf:0 is the DRAM read ceiling's own loop, so the rows say
+// how much of the ceiling a stream keeps once it does work or prefetches (on the Zen 5 guest at
+// 2 threads, a C++ probe of the same loops read 70 GB/s bare and 56-63 with either, 2026-12-03:
+// results/epyc-zen5-2c-kvm-508m/stream-work/). Wall time.
+void BM_ReadUnderFmaThreads(benchmark::State& state, int fmas, std::int64_t prefetch_bytes, int threads) {
   static std::unique_ptr<ThreadPool> pool;
   static Buffer buffer;
   const std::int64_t chunk = kClaimChunkBytes / static_cast<std::int64_t>(sizeof(float));
@@ -430,7 +434,7 @@ void BM_ReadUnderFmaThreads(benchmark::State& state, int fmas, int threads) {
     claims.reset_all();  // ordered before the claims by the dispatch
     pool->run([&](int w) {
       double acc = 0;
-      claims.claim(w, [&](std::int64_t c) { acc += ceiling_read_fma(p + c * chunk, chunk, fmas, 4096); });
+      claims.claim(w, [&](std::int64_t c) { acc += ceiling_read_fma(p + c * chunk, chunk, fmas, prefetch_bytes); });
       sums[static_cast<std::size_t>(w) * 8] = acc;
     });
   };
@@ -451,7 +455,7 @@ void BM_ReadUnderFmaThreads(benchmark::State& state, int fmas, int threads) {
   const double bytes = static_cast<double>(chunks * chunk) * sizeof(float);
   state.counters["GB/s"] = benchmark::Counter(bytes * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["GB/s/thread"] = benchmark::Counter(bytes * 1e-9 / threads, benchmark::Counter::kIsIterationInvariantRate);
-  state.SetLabel(std::string(ceiling_target_name()) + "+PF-T0");
+  state.SetLabel(std::string(ceiling_target_name()) + (prefetch_bytes > 0 ? "+PF-T0" : "+PF-NONE"));
 }
 
 benchmark::internal::Benchmark* add(const std::string& name, Kernel kernel, const CacheShape& shape,
@@ -482,12 +486,13 @@ void register_all() {
             ->Unit(benchmark::kMillisecond);
   const int pus = static_cast<int>(topology().pus().size());
   for (int threads = 1;; threads = std::min(2 * threads, pus)) {
-    for (int fmas : ceiling_read_fma_counts)
-      benchmark::RegisterBenchmark(("overlap_threads/fma:" + std::to_string(fmas) + "/threads:" +
-                                    std::to_string(threads)).c_str(),
-                                   BM_ReadUnderFmaThreads, fmas, threads)
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
+    for (std::int64_t prefetch_bytes : {std::int64_t{4096}, std::int64_t{0}})
+      for (int fmas : ceiling_read_fma_counts)
+        benchmark::RegisterBenchmark(("overlap_threads/fma:" + std::to_string(fmas) + "/threads:" +
+                                      std::to_string(threads) + "/pf:" + std::to_string(prefetch_bytes)).c_str(),
+                                     BM_ReadUnderFmaThreads, fmas, prefetch_bytes, threads)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
     if (threads == pus) break;
   }
   for (DType dtype : kAllDTypes)

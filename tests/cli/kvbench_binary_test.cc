@@ -617,6 +617,16 @@ TEST_F(KvbenchBinary, KernelBenchTakesThePrefetchHint) {
   EXPECT_EQ(run(one_row + " --no-such-flag", kKernelBench).status, 2);
 }
 
+// overlap_threads/ times each stream with the kernels' window and without (the read ceiling's own
+// loop at fma:0/pf:0), at every thread count it registers.
+TEST_F(KvbenchBinary, KernelBenchTimesTheThreadedStreamWithAndWithoutItsWindow) {
+  const Result r = run("--benchmark_list_tests --benchmark_filter='^overlap_threads/'", kKernelBench);
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  for (const char* row : {"overlap_threads/fma:0/threads:1/pf:0/", "overlap_threads/fma:0/threads:1/pf:4096/",
+                          "overlap_threads/fma:24/threads:1/pf:0/", "overlap_threads/fma:24/threads:1/pf:4096/"})
+    EXPECT_NE(r.out.find(row), std::string::npos) << row << " missing from\n" << r.out;
+}
+
 // kernel_bench's caches are allocated as kvbench run's are, and each row says whether the kernel
 // backed its cache with transparent huge pages (1 yes, 0 no, -1 unknown): a rate on 4 KB pages is
 // not comparable with the ceilings'.
