@@ -5,7 +5,8 @@
 # bracketed. From the carried pack (.carry/pack.tar.xz: bin/kvbench, bin/kernel_bench, lib/).
 # Everything comes back as $OUT/stream-work.tar.xz.
 set -u
-cd "$(dirname "$0")/../.."
+self=$(readlink -f "$0")
+cd "$(dirname "$self")/../../.."
 mkdir -p /tmp/pk && tar xJf .carry/pack.tar.xz -C /tmp/pk
 export LD_LIBRARY_PATH=/tmp/pk/lib KVBENCH_MODELS_DIR=$PWD/configs/models
 dir=$OUT/stream-work
@@ -24,5 +25,5 @@ for r in 1 2 3; do
   echo "decode-$r rc=$? $SECONDS" >> "$dir/index.txt"
 done
 date -u >> "$dir/started.txt"
-cp "$0" "$dir/call.sh"
+cp "$self" "$dir/call.sh"
 tar cJf "$OUT/stream-work.tar.xz" -C "$OUT" stream-work && rm -rf "$dir"
