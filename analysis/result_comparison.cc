@@ -1,12 +1,12 @@
 #include "analysis/result_comparison.h"
 
 #include <algorithm>
-#include <tuple>
 #include <cmath>
 #include <iterator>
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "analysis/barrier_wait.h"
 #include "analysis/ceiling_change.h"

@@ -406,9 +406,9 @@ void BM_ReadUnderFma(benchmark::State& state, int fmas, std::int64_t prefetch_by
 // down reads fewer chunks instead of holding the rest up. With many cores each gets a smaller
 // share of the bandwidth, so each line leaves more time for the arithmetic. pf:4096 has the
 // kernels' window, pf:0 none: fma:0/pf:0 is the DRAM read ceiling's own loop, so the rows say
-// how much of the ceiling a stream keeps once it does work or prefetches (on the Zen 5 guest at
-// 2 threads, a C++ probe of the same loops read 70 GB/s bare and 56-63 with either, 2026-12-03:
-// results/epyc-zen5-2c-kvm-508m/stream-work/). Wall time.
+// how much of the ceiling a stream keeps once it does work or prefetches. With the window, 4-8
+// FMAs per vector kept 0.81-0.96 of it on the Zen 5 guest (1-2 threads) and the EMR host (1-16);
+// without, 0.56-0.75 on the EMR host (2026-12-03, results/*/stream-work/). Wall time.
 void BM_ReadUnderFmaThreads(benchmark::State& state, int fmas, std::int64_t prefetch_bytes, int threads) {
   static std::unique_ptr<ThreadPool> pool;
   static Buffer buffer;
