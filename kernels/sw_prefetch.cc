@@ -47,6 +47,9 @@ bool parse_sw_prefetch(const std::string& name, SwPrefetch* out) noexcept {
 //     T0 1.06 / 0.94 / 0.93 / 1.02 (int8's rounds 0.99-1.68) of T2's time, none 1.11 / 1.17 /
 //     1.08 / 1.23 (results/epyc-zen3-2c-kvm/kernel-rate/sw-prefetch.md): a window pays, its hint
 //     hardly matters, so family 25 keeps T2.
+//   PREFETCHNTA (a scratch build's window, 2026-12-03; why there is no "nta"): Zen 5 guest DRAM
+//     0.92-1.07 at 1 and 2 threads, 10 rounds, none significant; EMR host DRAM 1.96-2.78x at 1
+//     and 16 threads, 8 rounds, all significant (results/xeon-emr-16c-kvm/nta-ab/).
 SwPrefetch tuned_sw_prefetch(const std::string& cpu_vendor, int cpu_family) noexcept {
   if (cpu_vendor == "AuthenticAMD" && cpu_family == 25) return SwPrefetch::kT2;
   return SwPrefetch::kT0;
