@@ -117,6 +117,8 @@ inline constexpr std::int64_t kTile = 16;  // positions per softmax tile (kTileF
 // 8 KB ahead at 1 and 2 threads from DRAM (the narrow dtypes read less per core at 2), same guest,
 // 8 rounds: 1 thread fp16 1.07x and bf16 1.18x the time (both significant), 2 threads 0.98-1.13x
 // (results/epyc-zen5-2c-kvm-508m/pf-8k/): not taken.
+// 8 KB and 2 KB ahead on the EMR host from DRAM at 1 and 16 threads (4 and 3 rounds): 0.85-1.14x
+// and 0.93-1.22x the time, none significant (results/xeon-emr-16c-kvm/pf-distance/): not taken.
 inline constexpr std::int64_t kPrefetchBytes = 4096;
 inline bool joint_prefetch(std::int64_t row_bytes) { return row_bytes <= 128; }
 inline std::int64_t prefetch_rows_ahead(std::int64_t row_bytes) {
