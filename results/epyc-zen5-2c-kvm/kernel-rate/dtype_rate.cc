@@ -17,8 +17,12 @@
 // three-limb int8 form of the query with VPDPBUSD instead of converted to fp32; built only with
 // -mavx512vnni, run only where VARIANTS names it), and knobs to take the loop apart: BYTES (the
 // whole set; e.g. 524288 with ITEMS=1 keeps it in L2), DTYPES and VARIANTS (comma lists of first
-// words: fp32, ..., int8; kernel, long, nowindow, loads, VNNI), SKIP_V=1 or SKIP_K=1 (one side
+// words: fp32, ..., int8; kernel, long, nowindow, loads, VNNI, values), SKIP_V=1 or SKIP_K=1 (one side
 // only) and NO_REDUCE=1 (one lane instead of each row's lane sum). Defaults as before.
+// Added 2026-12-03 (vnni-values.md): int8 "VNNI values" (the V side with VPDPBUSD over rows
+// interleaved by unpacks, the weights as LIMBS uint8 limbs; FIXED_MAX=1 takes the tile's largest
+// weight as 1 instead of reducing it; -mavx512vnni, opt-in as VARIANTS=values), and "VNNI
+// scores+values" (both sides so: VARIANTS=both).
 // Build: g++ -O3 -march=x86-64-v4 -pthread dtype_rate.cc -o dtype_rate  (add -mavx512vnni for VNNI)
 #include <immintrin.h>
 #include <pthread.h>
@@ -39,12 +43,14 @@ namespace {
 constexpr int kDim = 128, kChunks = kDim / 16;
 constexpr std::size_t kWindow = 4096;
 enum class Dt { kF32, kF16, kBF16, kI8 };
-enum class Variant { kKernelTile, kLongTile, kNoWindow, kLoadsOnly, kVnniScores };
+enum class Variant { kKernelTile, kLongTile, kNoWindow, kLoadsOnly, kVnniScores, kVnniValues, kVnniBoth };
 const char* dt_name(Dt t) { return t == Dt::kF32 ? "fp32" : t == Dt::kF16 ? "fp16" : t == Dt::kBF16 ? "bf16" : "int8"; }
 const char* variant_name(Variant v) {
   return v == Variant::kKernelTile ? "kernel tile, window" : v == Variant::kLongTile ? "long tile (256), window"
          : v == Variant::kNoWindow ? "kernel tile, no window"
-         : v == Variant::kVnniScores ? "kernel tile, window, VNNI scores" : "kernel tile, window, loads only";
+         : v == Variant::kVnniScores ? "kernel tile, window, VNNI scores"
+         : v == Variant::kVnniValues ? "kernel tile, window, VNNI values"
+         : v == Variant::kVnniBoth ? "kernel tile, window, VNNI scores+values" : "kernel tile, window, loads only";
 }
 std::size_t row_bytes(Dt t) { return t == Dt::kF32 ? 512 : t == Dt::kI8 ? 128 : 256; }
 
@@ -83,6 +89,101 @@ struct Sink {
   __m512i i = _mm512_setzero_si512();
 };
 
+#ifdef __AVX512VNNI__
+// Added 2026-12-03 (vnni-values.md): the int8 V side with VPDPBUSD. The tile's probabilities
+// (two heads, p[row][head]) become LIMBS (2 or 3, default 3) uint8 limbs of a fixed-point form
+// against the tile's largest (24 or 16 bits), four rows' limbs to a dword; the V rows, four at a
+// time, are interleaved by byte and word unpacks so that each dword of a vector holds one dim of
+// four rows (the dims permuted within 128-bit lanes, which the accumulators keep), and one
+// VPDPBUSD per head, limb and vector adds p . v over the four rows. int32 sums per tile (at most
+// 32 x 255 x 128 per limb: exact, and limb 2 shifted by 8 onto limb 1 stays below 2^31), then
+// converted and added to the float accumulators with the limbs' weights.
+const bool g_fixed_max = std::getenv("FIXED_MAX") != nullptr;
+const int g_limbs = std::getenv("LIMBS") != nullptr ? std::atoi(std::getenv("LIMBS")) : 3;
+template <int L>
+inline void vnni_values_limbs(const char* v, std::size_t tile, const float (*p)[2], float (*facc)[kChunks][16]) {
+  constexpr std::size_t rb = 128;
+  constexpr int kGroups = 8;  // the int8 tile: 32 rows
+  alignas(64) std::uint32_t pl[2][L][kGroups];
+  float weight[2][2];  // per head: the limbs' units, high part and low part
+  const __m512i lo_idx = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+  const __m512i hi_idx = _mm512_add_epi32(lo_idx, _mm512_set1_epi32(1));
+  const float* pf = &p[0][0];
+  __m512 ph[2][2];
+  for (int half = 0; half < 2; ++half) {
+    const __m512 a = _mm512_load_ps(pf + 32 * half), b = _mm512_load_ps(pf + 32 * half + 16);
+    ph[0][half] = _mm512_permutex2var_ps(a, lo_idx, b);
+    ph[1][half] = _mm512_permutex2var_ps(a, hi_idx, b);
+  }
+  constexpr float kFull = L == 3 ? 16777215.0f : 65535.0f;
+  for (int h = 0; h < 2; ++h) {
+    // FIXED_MAX=1: the tile's largest taken as 1 (a tile-max softmax's own largest weight, the
+    // row scales' bound known before the scores), so the limbs wait for no reduction.
+    const float m = g_fixed_max ? 1.0f : _mm512_reduce_max_ps(_mm512_max_ps(ph[h][0], ph[h][1]));
+    const float unit = m > 0 ? m / kFull : 1.0f;
+    const __m512 inv = _mm512_set1_ps(m > 0 ? kFull / m : 0.0f);
+    weight[h][0] = unit * (L == 3 ? 256.0f : 1.0f);  // high part: limbs L-1 and L-2 joined
+    weight[h][1] = unit;                              // low part (L = 3: limb 0)
+    for (int half = 0; half < 2; ++half) {
+      const __m512i q = _mm512_cvtps_epi32(_mm512_mul_ps(ph[h][half], inv));
+      const __m512i byte = _mm512_set1_epi32(255);
+      for (int l = 0; l < L; ++l) {
+        const __m512i limb = _mm512_and_si512(_mm512_srli_epi32(q, 8 * l), byte);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(&pl[h][l][4 * half]), _mm512_cvtepi32_epi8(limb));
+      }
+    }
+  }
+  (void)tile;
+  // Three limbs keep half the outputs per sweep (12 int32 sums, not 24: 24 spilled and took
+  // 0.9x the rate): the unpacks of a half are its own, so only the four loads repeat (from L1).
+  constexpr int kHalves = L == 3 ? 2 : 1, kOuts = 4 / kHalves;
+  for (int c = 0; c < 2; ++c)  // the row's two lines
+    for (int half = 0; half < kHalves; ++half) {
+      __m512i ai[2][L][kOuts];
+      for (auto& h : ai)
+        for (auto& l : h)
+          for (auto& o : l) o = _mm512_setzero_si512();
+#pragma GCC unroll 2
+      for (int g = 0; g < kGroups; ++g) {
+        const char* r0 = v + 4 * g * rb + 64 * c;
+        const __m512i x0 = _mm512_load_si512(r0), x1 = _mm512_load_si512(r0 + rb);
+        const __m512i x2 = _mm512_load_si512(r0 + 2 * rb), x3 = _mm512_load_si512(r0 + 3 * rb);
+        __m512i t[4];
+        if (kHalves == 1 || half == 0) {
+          const __m512i a = _mm512_unpacklo_epi8(x0, x1), cc = _mm512_unpacklo_epi8(x2, x3);
+          t[0] = _mm512_unpacklo_epi16(a, cc);
+          t[1] = _mm512_unpackhi_epi16(a, cc);
+        }
+        if (kHalves == 1 || half == 1) {
+          const __m512i b = _mm512_unpackhi_epi8(x0, x1), d = _mm512_unpackhi_epi8(x2, x3);
+          t[kOuts == 4 ? 2 : 0] = _mm512_unpacklo_epi16(b, d);
+          t[kOuts == 4 ? 3 : 1] = _mm512_unpackhi_epi16(b, d);
+        }
+        for (int h = 0; h < 2; ++h)
+          for (int l = 0; l < L; ++l) {
+            const __m512i w = _mm512_set1_epi32(static_cast<int>(pl[h][l][g]));
+            for (int o = 0; o < kOuts; ++o) ai[h][l][o] = _mm512_dpbusd_epi32(ai[h][l][o], w, t[o]);
+          }
+      }
+      for (int h = 0; h < 2; ++h) {
+        const __m512 wh = _mm512_set1_ps(weight[h][0]), wl = _mm512_set1_ps(weight[h][1]);
+        for (int o = 0; o < kOuts; ++o) {
+          float* f = facc[h][4 * c + kOuts * half + o];
+          __m512i high = ai[h][L - 1][o];
+          high = _mm512_add_epi32(_mm512_slli_epi32(high, 8), ai[h][L - 2][o]);
+          __m512 acc = _mm512_fmadd_ps(_mm512_cvtepi32_ps(high), wh, _mm512_load_ps(f));
+          if constexpr (L == 3) acc = _mm512_fmadd_ps(_mm512_cvtepi32_ps(ai[h][0][o]), wl, acc);
+          _mm512_store_ps(f, acc);
+        }
+      }
+    }
+}
+inline void vnni_values(const char* v, std::size_t tile, const float (*p)[2], float (*facc)[kChunks][16]) {
+  if (g_limbs == 2) vnni_values_limbs<2>(v, tile, p, facc);
+  else vnni_values_limbs<3>(v, tile, p, facc);
+}
+#endif
+
 // One item (K rows then V rows, ctx positions each) in tiles of `tile` positions.
 template <Dt T, Variant V, bool kOneLane>
 void item_pass(const char* K, const char* Vr, std::size_t ctx, std::size_t tile, Sink& sink) {
@@ -96,13 +197,14 @@ void item_pass(const char* K, const char* Vr, std::size_t ctx, std::size_t tile,
   __m512 acc[2][kChunks];
   for (auto& h : acc)
     for (auto& a : h) a = _mm512_setzero_ps();
+  alignas(64) float facc[2][kChunks][16] = {};  // VNNI values: the float accumulators, permuted
   __m512i ior = _mm512_setzero_si512();
   // Query limbs for the VNNI variant: fixed small values (this loop times the access shape, not
   // the quantisation); bias_sum[h] = 128 * sum of the limb-weighted query, the XOR's correction.
   alignas(64) static __m512i qlimb[2][3][kDim / 64];
   static float bias_sum[2];
 #ifdef __AVX512VNNI__
-  if constexpr (V == Variant::kVnniScores) {
+  if constexpr (V == Variant::kVnniScores || V == Variant::kVnniBoth) {
     for (int h = 0; h < 2; ++h) {
       bias_sum[h] = 0;
       for (int l = 0; l < 3; ++l)
@@ -128,7 +230,7 @@ void item_pass(const char* K, const char* Vr, std::size_t ctx, std::size_t tile,
         continue;
       }
 #ifdef __AVX512VNNI__
-      if constexpr (V == Variant::kVnniScores) {
+      if constexpr (V == Variant::kVnniScores || V == Variant::kVnniBoth) {
         // int8 only: the K rows biased to uint8 (XOR 0x80) against three int8 limbs of each head's
         // query (memory operands, L1): 3 VPDPBUSD per head and 64 bytes, then limbs 1 and 0 joined
         // in int32 (exact: |S1| * 256 + |S0| < 2^31), both halves converted and joined by one FMA.
@@ -172,6 +274,12 @@ void item_pass(const char* K, const char* Vr, std::size_t ctx, std::size_t tile,
       }
     }
     if (skip_v) continue;
+#ifdef __AVX512VNNI__
+    if constexpr (V == Variant::kVnniValues || V == Variant::kVnniBoth) {
+      vnni_values(v, tile, p, facc);
+      continue;
+    }
+#endif
     for (std::size_t r = 0; r < tile; ++r) {
       if (window && !joint) prefetch_range(v + r * rb + kWindow, rb);
       if constexpr (loads_only) {
@@ -189,6 +297,8 @@ void item_pass(const char* K, const char* Vr, std::size_t ctx, std::size_t tile,
   }
   for (auto& h : acc)
     for (auto& a : h) sink.f = _mm512_add_ps(sink.f, a);
+  for (auto& h : facc)
+    for (auto& a : h) sink.f = _mm512_add_ps(sink.f, _mm512_load_ps(a));
   sink.i = _mm512_or_si512(sink.i, ior);
 }
 
@@ -212,7 +322,11 @@ PassFn pass_for(Variant v) {
     case Variant::kLoadsOnly: return items_pass<T, Variant::kLoadsOnly>;
 #ifdef __AVX512VNNI__
     case Variant::kVnniScores: return T == Dt::kI8 ? items_pass<T, Variant::kVnniScores> : nullptr;
+    case Variant::kVnniValues: return T == Dt::kI8 ? items_pass<T, Variant::kVnniValues> : nullptr;
+    case Variant::kVnniBoth: return T == Dt::kI8 ? items_pass<T, Variant::kVnniBoth> : nullptr;
 #else
+    case Variant::kVnniValues:
+    case Variant::kVnniBoth:
     case Variant::kVnniScores: return nullptr;  // built without -mavx512vnni
 #endif
   }
@@ -243,9 +357,11 @@ bool listed(const char* env, const std::string& name) {
 }
 bool wanted(Dt t, Variant v) {
   std::string vn = variant_name(v);
-  if (v == Variant::kVnniScores) {  // opt-in: only where VARIANTS names it
+  if (v == Variant::kVnniScores || v == Variant::kVnniValues || v == Variant::kVnniBoth) {  // opt-in only
     const char* s = std::getenv("VARIANTS");
-    return s != nullptr && listed("VARIANTS", "VNNI") && listed("DTYPES", dt_name(t));
+    const char* name = v == Variant::kVnniScores ? "VNNI" : v == Variant::kVnniValues ? "values" : "both";
+    return s != nullptr && listed("VARIANTS", name) &&
+           listed("DTYPES", dt_name(t));
   }
   else if (v == Variant::kLoadsOnly) vn = "loads";
   else if (v == Variant::kNoWindow) vn = "nowindow";
@@ -284,7 +400,7 @@ int main() {
   for (std::size_t round = 0; round < rounds; ++round)
     for (Dt t : {Dt::kF32, Dt::kF16, Dt::kBF16, Dt::kI8})
       for (Variant v : {Variant::kKernelTile, Variant::kLongTile, Variant::kNoWindow, Variant::kLoadsOnly,
-                        Variant::kVnniScores}) {
+                        Variant::kVnniScores, Variant::kVnniValues, Variant::kVnniBoth}) {
         if (pass_for(t, v) == nullptr || !wanted(t, v)) continue;
         const std::size_t ctx = total / (2 * items * row_bytes(t)), item_bytes = ctx * row_bytes(t);
         const PassFn fn = pass_for(t, v);
