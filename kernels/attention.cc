@@ -25,7 +25,10 @@
 // the Zen 5 guest: the score arithmetic 0.93x, the whole int8 loop 1.00x from L2 and 1.02x from
 // DRAM (the V side and the lane sums untouched); on the EMR host 0.91x from L2 but 0.99x from
 // DRAM at 1 thread and slower at 16 (8 of 9 rounds). So no such path
-// (results/epyc-zen5-2c-kvm/kernel-rate/vnni-scores.md).
+// (results/epyc-zen5-2c-kvm/kernel-rate/vnni-scores.md). The V side with VPDPBUSD (rows
+// interleaved four at a time, the weights as exact three-limb uint8 fixed point) was timed the
+// same way: from DRAM 0.95x the rate on the Zen 5, medians 1.08-1.09x within 2x spreads on the
+// EMR host (kernel-rate/vnni-values.md); no such path either.
 
 #include "kernels/attention.h"
 

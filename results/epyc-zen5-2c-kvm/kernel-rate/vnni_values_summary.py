@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
-"""vnni_values_summary.py FILE: per place, thread count and VNNI arm, the arm's rate over the
-kernel form's in the same round (min / median / max over rounds), from vnni-values.sh's output."""
+"""vnni_values_summary.py FILE...: per place, thread count and VNNI arm, the arm's rate over the
+kernel form's in the same round (min / median / max over the rounds of every FILE), from
+vnni-values.sh's outputs."""
 import collections
 import re
 import statistics
 import sys
 
-per = collections.defaultdict(dict)  # round -> (place, threads, arm) -> GB/s
+per = collections.defaultdict(dict)  # round's header -> (place, threads, arm) -> GB/s
 arms = []
-rnd = 0
-for line in open(sys.argv[1]):
+rnd = None
+for line in (line for path in sys.argv[1:] for line in open(path)):
     if line.startswith("# round"):
-        rnd = int(line.split()[2].rstrip(","))
+        rnd = line  # round, threads and its start time: unique over the files
         continue
     m = re.match(r"(\S+) (\d+T) (\S+) .* ([\d.]+) GB/s", line)
     if m:
