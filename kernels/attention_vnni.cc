@@ -31,7 +31,6 @@
 // a self-initialised vector that -Wmaybe-uninitialized reports once inlined here.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
 
 namespace kvb::detail {
 namespace {
@@ -51,11 +50,9 @@ bool detect_vnni() {
 }
 
 // Limb l of each weight of rows [0, n) of one head (n <= 32, a multiple of 4), four rows to a
-// dword: limbs[l][g] holds rows 4g..4g+3. Rows past n take 0. Out of line, so the dot products
-// broadcast the limbs from memory: inlined, GCC kept them in vectors and took each out through
-// a general register (an extract and a broadcast per limb and group).
-KVB_VNNI_TARGET __attribute__((noinline)) void weight_limbs(const float* w, std::int64_t n, float inv,
-                                                           std::uint32_t (*limbs)[kBlockRows / 4]) {
+// dword: limbs[l][g] holds rows 4g..4g+3. Rows past n take 0.
+KVB_VNNI_TARGET inline void weight_limbs(const float* w, std::int64_t n, float inv,
+                                         std::uint32_t (*limbs)[kBlockRows / 4]) {
   const __m512 scale = _mm512_set1_ps(inv);
   const __m512i full = _mm512_set1_epi32(static_cast<int>(kFull));
   const __m512i byte = _mm512_set1_epi32(255);
@@ -71,51 +68,26 @@ KVB_VNNI_TARGET __attribute__((noinline)) void weight_limbs(const float* w, std:
   }
 }
 
-// The sums of one half (kHalf 0: interleaved vectors 0 and 1, 1: vectors 2 and 3) of the 64-byte
-// line at byte `line` of `groups` groups of four rows, for H heads (1 or 2), into f[h * 4 + 2 *
-// kHalf + o] as floats. Dword i of 128-bit lane k of interleaved vector o holds dim 16k + 4o + i of
-// the four rows. A half at a time: both at once kept 24 int32 sums at two heads, which spilled.
-template <int H, int kHalf>
-KVB_VNNI_TARGET inline void half_sums(const std::int8_t* v, std::int64_t stride, std::int64_t groups,
-                                      const std::uint32_t (*limbs)[kLimbs][kBlockRows / 4], __m512 high_unit,
-                                      __m512 low_unit, __m512* f) {
-  __m512i s[H][kLimbs][2];
-  for (auto& h : s)
-    for (auto& l : h) l[0] = l[1] = _mm512_setzero_si512();
-  for (std::int64_t g = 0; g < groups; ++g) {
-    const std::int8_t* row = v + 4 * g * stride;
-    const __m512i x0 = _mm512_loadu_si512(row), x1 = _mm512_loadu_si512(row + stride);
-    const __m512i x2 = _mm512_loadu_si512(row + 2 * stride), x3 = _mm512_loadu_si512(row + 3 * stride);
-    const __m512i a = kHalf == 0 ? _mm512_unpacklo_epi8(x0, x1) : _mm512_unpackhi_epi8(x0, x1);
-    const __m512i b = kHalf == 0 ? _mm512_unpacklo_epi8(x2, x3) : _mm512_unpackhi_epi8(x2, x3);
-    const __m512i t0 = _mm512_unpacklo_epi16(a, b), t1 = _mm512_unpackhi_epi16(a, b);
-#pragma GCC unroll 2
-    for (int h = 0; h < H; ++h)
-#pragma GCC unroll 3
-      for (int l = 0; l < kLimbs; ++l) {
-        const __m512i wl = _mm512_set1_epi32(static_cast<int>(limbs[h][l][g]));
-        s[h][l][0] = _mm512_dpbusd_epi32(s[h][l][0], wl, t0);
-        s[h][l][1] = _mm512_dpbusd_epi32(s[h][l][1], wl, t1);
-      }
-  }
-#pragma GCC unroll 2
-  for (int h = 0; h < H; ++h)
-#pragma GCC unroll 2
-    for (int o = 0; o < 2; ++o) {
-      const __m512i high = _mm512_add_epi32(_mm512_slli_epi32(s[h][2][o], 8), s[h][1][o]);
-      f[h * 4 + 2 * kHalf + o] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(high), high_unit,
-                                                 _mm512_mul_ps(_mm512_cvtepi32_ps(s[h][0][o]), low_unit));
-    }
+// The four interleaved vectors of one 64-byte line (byte offset `line`) of rows r..r+3: dword i of
+// 128-bit lane k of vector o holds dim 16k + 4o + i of the four rows. Only the pair `half` (0:
+// vectors 0 and 1, 1: vectors 2 and 3) is made.
+KVB_VNNI_TARGET inline void interleave_half(const std::int8_t* row, std::int64_t stride, int half,
+                                            __m512i* t) {
+  const __m512i x0 = _mm512_loadu_si512(row), x1 = _mm512_loadu_si512(row + stride);
+  const __m512i x2 = _mm512_loadu_si512(row + 2 * stride), x3 = _mm512_loadu_si512(row + 3 * stride);
+  const __m512i a = half == 0 ? _mm512_unpacklo_epi8(x0, x1) : _mm512_unpackhi_epi8(x0, x1);
+  const __m512i b = half == 0 ? _mm512_unpacklo_epi8(x2, x3) : _mm512_unpackhi_epi8(x2, x3);
+  t[0] = _mm512_unpacklo_epi16(a, b);
+  t[1] = _mm512_unpackhi_epi16(a, b);
 }
 
-// acc (64 floats in element order) += the four permuted vectors f (see half_sums): a 4x4
+// acc (64 floats in element order) += the four permuted vectors f (see interleave_half): a 4x4
 // transpose of 128-bit blocks.
 KVB_VNNI_TARGET inline void add_in_order(const __m512* f, float* acc) {
   const __m512 t0 = _mm512_shuffle_f32x4(f[0], f[1], 0x44), t1 = _mm512_shuffle_f32x4(f[0], f[1], 0xEE);
   const __m512 t2 = _mm512_shuffle_f32x4(f[2], f[3], 0x44), t3 = _mm512_shuffle_f32x4(f[2], f[3], 0xEE);
   const __m512 n[4] = {_mm512_shuffle_f32x4(t0, t2, 0x88), _mm512_shuffle_f32x4(t0, t2, 0xDD),
                        _mm512_shuffle_f32x4(t1, t3, 0x88), _mm512_shuffle_f32x4(t1, t3, 0xDD)};
-#pragma GCC unroll 4
   for (int i = 0; i < 4; ++i) _mm512_storeu_ps(acc + 16 * i, _mm512_add_ps(_mm512_loadu_ps(acc + 16 * i), n[i]));
 }
 
@@ -125,12 +97,31 @@ template <int H>
 KVB_VNNI_TARGET void block_heads(const std::int8_t* v, std::int64_t stride, std::int64_t n, std::int32_t d,
                                  const std::uint32_t (*limbs)[kLimbs][kBlockRows / 4], float unit, float* acc) {
   const __m512 high_unit = _mm512_set1_ps(256.0f * unit), low_unit = _mm512_set1_ps(unit);
+  const std::int64_t groups = n / 4;
   for (std::int32_t line = 0; line < d; line += 64) {
-    __m512 f[H * 4];  // this line's sums per head, permuted
-    half_sums<H, 0>(v + line, stride, n / 4, limbs, high_unit, low_unit, f);
-    half_sums<H, 1>(v + line, stride, n / 4, limbs, high_unit, low_unit, f);
-#pragma GCC unroll 2
-    for (int h = 0; h < H; ++h) add_in_order(f + 4 * h, acc + std::int64_t{h} * d + line);
+    __m512 f[H][4];  // this line's sums per head, permuted
+    for (int half = 0; half < 2; ++half) {
+      __m512i s[H][kLimbs][2];
+      for (auto& h : s)
+        for (auto& l : h) l[0] = l[1] = _mm512_setzero_si512();
+      for (std::int64_t g = 0; g < groups; ++g) {
+        __m512i t[2];
+        interleave_half(v + 4 * g * stride + line, stride, half, t);
+        for (int h = 0; h < H; ++h)
+          for (int l = 0; l < kLimbs; ++l) {
+            const __m512i wl = _mm512_set1_epi32(static_cast<int>(limbs[h][l][g]));
+            s[h][l][0] = _mm512_dpbusd_epi32(s[h][l][0], wl, t[0]);
+            s[h][l][1] = _mm512_dpbusd_epi32(s[h][l][1], wl, t[1]);
+          }
+      }
+      for (int h = 0; h < H; ++h)
+        for (int o = 0; o < 2; ++o) {
+          const __m512i high = _mm512_add_epi32(_mm512_slli_epi32(s[h][2][o], 8), s[h][1][o]);
+          f[h][2 * half + o] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(high), high_unit,
+                                               _mm512_mul_ps(_mm512_cvtepi32_ps(s[h][0][o]), low_unit));
+        }
+    }
+    for (int h = 0; h < H; ++h) add_in_order(f[h], acc + std::int64_t{h} * d + line);
   }
 }
 
