@@ -29,8 +29,7 @@ po::options_description shape_options() {
       ("dtype", po::value<std::string>()->default_value("fp32"),
        "fp32,fp16,bf16,int8,fp8_e4m3,fp8_e5m2,int4; all = the first four, extended = every one. "
        "int8 attention scores use AMX-INT8 when the environment has KVBENCH_AMX=1 and the CPU and "
-       "OS allow it (off by default; the CSV isa column then ends in +AMX-INT8), and its V rows "
-       "AVX512-VNNI with KVBENCH_VNNI=1 (off by default; isa then ends in +VNNI-V)")
+       "OS allow it (off by default; the CSV isa column then ends in +AMX-INT8)")
       ("layout", po::value<std::string>()->default_value("head_major"),
        "head_major,position_major");
   return d;

@@ -146,7 +146,7 @@ CpuFamily cpu_family(const Topology& topo) {
 
 std::string kernel_isa() {
   std::string isa = simd_target_name();
-  if (std::strcmp(attention_int8_path(), "FMA") != 0)  // A/B rows of KVBENCH_AMX / _VNNI differ here
+  if (std::strcmp(attention_int8_path(), "FMA") != 0)  // A/B rows of KVBENCH_AMX differ here
     isa += std::string("+") + attention_int8_path();
   if (std::strcmp(bf16_encode_path(), "SIMD") != 0)  // and of KVBENCH_AVX512_BF16 here
     isa += std::string("+") + bf16_encode_path();

@@ -40,7 +40,6 @@
 #include <type_traits>
 
 #include "kernels/attention_amx.h"
-#include "kernels/attention_vnni.h"
 #include "kernels/codecs.h"
 #include "kernels/partial_merge.h"
 #include "kernels/sw_prefetch.h"
@@ -75,7 +74,6 @@ struct PartialArgs {
   float* sum;
   float* acc;           // [heads][head_dim]
   const AmxInt8Scorer* amx = nullptr;  // int8 only: scores from AMX (tile state loaded), else FMA
-  bool vnni = false;  // int8 only: V rows weighed by VPDPBUSD (kernels/attention_vnni.h), else FMA
   SwPrefetch prefetch = SwPrefetch::kT0;  // the hint of the window ahead (kernels/sw_prefetch.h)
 };
 
@@ -1054,21 +1052,6 @@ void PartialTyped(const PartialArgs& a) {
     const P vt = v + t * a.stride;
     const std::int64_t pt = t + pf_ahead;  // rows prefetched during this tile
     const float* kscale = a.kscale ? a.kscale + t : nullptr;
-    // The VPDPBUSD path's bound on the tile's weights, taken before the scores so it waits on
-    // nothing they produce.
-    float vbound = 0.0f;
-    if constexpr (std::is_same_v<P, const std::int8_t*> && !kSplit && !kShifted) {
-      if (a.vnni) {
-        const float* vs = a.vscale + t;
-        std::int64_t r = 0;
-        auto vm = hn::Zero(df);
-        for (; r + static_cast<std::int64_t>(hn::Lanes(df)) <= rows; r += static_cast<std::int64_t>(hn::Lanes(df)))
-          vm = hn::Max(vm, hn::LoadU(df, vs + r));
-        vbound = hn::GetLane(hn::MaxOfLanes(df, vm));
-        for (; r < rows; ++r) vbound = std::max(vbound, vs[r]);
-        vbound *= kDecodeUnit<P>;
-      }
-    }
     if (a.kscale != nullptr && a.prefetch != SwPrefetch::kNone)
       for (std::int64_t r = t + kScaleAhead; r < std::min(t + kScaleAhead + kT, a.window_rows); r += kScalesPerLine) {
         PrefetchL2(reinterpret_cast<const char*>(a.kscale + r));
@@ -1152,26 +1135,17 @@ void PartialTyped(const PartialArgs& a) {
         for (std::int64_t r = 0; r < rows; ++r) sg[r] *= a.vscale[t + r] * kDecodeUnit<P>;
     }
 
-    // int8 with the joint window (no V prefetch rides on the V sweeps): VPDPBUSD takes the rows
-    // in fours against the weights' bound, the tile's largest V row scale (every probability is
-    // at most 1: int8 tiles shift by their own maximum); the FMAs below take what is left.
-    std::int64_t vdone = 0;
-    if constexpr (std::is_same_v<P, const std::int8_t*> && !kSplit && !kShifted) {
-      if (a.vnni) vdone = detail::vnni_int8_accumulate(vt, a.stride, rows, d, s, kT, G, vbound, a.acc);
-    }
-    const P vrest = vt + vdone * a.stride;
-    const std::int64_t rest = rows - vdone;
     g = 0;
     pass = 0;
     const auto vpass_prefetch = [&](int p) { return kSplit ? pass_prefetch(vpf, v_shares, p) : nullptr; };
-    for (; rest > 0 && g + kHeadsBlock <= G; g += kHeadsBlock)
-      AccumulateHeads<kHeadsBlock, kT>(df, vrest, a.stride, rest, d, s + g * kT + vdone,
+    for (; g + kHeadsBlock <= G; g += kHeadsBlock)
+      AccumulateHeads<kHeadsBlock, kT>(df, vt, a.stride, rows, d, s + g * kT,
                                    a.acc + std::int64_t{g} * d, vpass_prefetch(pass++), pt);
-    for (; rest > 0 && g + 2 <= G; g += 2)
-      AccumulateHeads<2, kT>(df, vrest, a.stride, rest, d, s + g * kT + vdone, a.acc + std::int64_t{g} * d,
+    for (; g + 2 <= G; g += 2)
+      AccumulateHeads<2, kT>(df, vt, a.stride, rows, d, s + g * kT, a.acc + std::int64_t{g} * d,
                          vpass_prefetch(pass++), pt);
-    for (; rest > 0 && g < G; ++g)
-      AccumulateHeads<1, kT>(df, vrest, a.stride, rest, d, s + g * kT + vdone, a.acc + std::int64_t{g} * d,
+    for (; g < G; ++g)
+      AccumulateHeads<1, kT>(df, vt, a.stride, rows, d, s + g * kT, a.acc + std::int64_t{g} * d,
                          vpass_prefetch(pass++), pt);
   }
 
@@ -1324,7 +1298,6 @@ Status attention_partial(const CacheView& cache, std::int32_t layer, std::int32_
     a.amx = s.dtype == DType::kI8 && detail::amx_int8_begin(amx, a.q, a.heads, d, scale)
                 ? &amx
                 : nullptr;
-    a.vnni = s.dtype == DType::kI8 && detail::vnni_values_enabled();
     HWY_DYNAMIC_DISPATCH(Partial)(a);
     if (a.amx != nullptr) detail::amx_int8_end(amx);
   }
@@ -1376,7 +1349,6 @@ Status decode_attention_window(const CacheView& cache, std::int32_t layer, std::
 const char* simd_target_name() noexcept { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 
 const char* attention_int8_path() noexcept {
-  if (detail::vnni_values_enabled()) return detail::amx_int8_enabled() ? "AMX-INT8+VNNI-V" : "FMA+VNNI-V";
   return detail::amx_int8_enabled() ? "AMX-INT8" : "FMA";
 }
 

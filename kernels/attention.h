@@ -75,8 +75,6 @@ const char* simd_target_name() noexcept;
 // How int8 attention computes its scores: "AMX-INT8" where the CPU and OS allow AMX and it is
 // switched on (KVBENCH_AMX=1; off by default until measured), else "FMA". Even with AMX, groups
 // of more than 16 heads and head_dim not a multiple of 64 (or over 256) use the FMA path.
-// "+VNNI-V" follows ("FMA+VNNI-V") where its V rows are weighed by AVX512-VNNI's VPDPBUSD: the CPU
-// has it and KVBENCH_VNNI=1 (off by default until measured); head_dim 64 and 128 only.
 const char* attention_int8_path() noexcept;
 
 }  // namespace kvb
