@@ -28,7 +28,9 @@
 // (results/epyc-zen5-2c-kvm/kernel-rate/vnni-scores.md). The V side with VPDPBUSD (rows
 // interleaved four at a time, the weights as exact three-limb uint8 fixed point) was timed the
 // same way: from DRAM 0.95x the rate on the Zen 5, medians 1.08-1.09x within 2x spreads on the
-// EMR host (kernel-rate/vnni-values.md); no such path either.
+// EMR host. Built into this kernel (kernel-rate/vnni-values-kernel.patch) decode_step int8 took
+// 1.62x the time from DRAM on the Zen 5 and 0.95-1.02x on the EMR host (kernel-rate/
+// vnni-values.md); no such path either.
 
 #include "kernels/attention.h"
 
