@@ -92,7 +92,7 @@ struct Sink {
 #ifdef __AVX512VNNI__
 // Added 2026-12-03 (vnni-values.md): the int8 V side with VPDPBUSD. The tile's probabilities
 // (two heads, p[row][head]) become LIMBS (2 or 3, default 3) uint8 limbs of a fixed-point form
-// against the tile's largest (24 or 16 bits), four rows' limbs to a dword; the V rows, four at a
+// against the tile's largest (16 or 24 bits), four rows' limbs to a dword; the V rows, four at a
 // time, are interleaved by byte and word unpacks so that each dword of a vector holds one dim of
 // four rows (the dims permuted within 128-bit lanes, which the accumulators keep), and one
 // VPDPBUSD per head, limb and vector adds p . v over the four rows. int32 sums per tile (at most
@@ -134,8 +134,7 @@ inline void vnni_values_limbs(const char* v, std::size_t tile, const float (*p)[
     }
   }
   (void)tile;
-  // Three limbs keep half the outputs per sweep (12 int32 sums, not 24: 24 spilled and took
-  // 0.9x the rate): the unpacks of a half are its own, so only the four loads repeat (from L1).
+  // Three limbs keep half the outputs per sweep (12 int32 sums, not 24, which spilled): the unpacks of a half are its own, so only the four loads repeat (from L1).
   constexpr int kHalves = L == 3 ? 2 : 1, kOuts = 4 / kHalves;
   for (int c = 0; c < 2; ++c)  // the row's two lines
     for (int half = 0; half < kHalves; ++half) {
