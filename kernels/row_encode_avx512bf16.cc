@@ -38,6 +38,11 @@ namespace {
 
 constexpr std::int32_t kPair = 32;  // elements per conversion: two fp32 vectors
 
+struct RowSet {  // rows read from src and written to dst, with the call's strides
+  const float* src;
+  std::uint16_t* dst;
+};
+
 #if KVB_AVX512BF16_X86
 #define KVB_BF16_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512bf16")))
 
@@ -67,15 +72,13 @@ KVB_BF16_TARGET __attribute__((noinline)) void rewrite_subnormal_pairs(
   }
 }
 
-// Rows [0, rows): converts and stores every pair; the minimum of (code << 1) over all codes is 0
-// if any code is +-0, and then the pairs holding a subnormal input are written again. kStream:
-// rows starting on a 64-byte line store with VMOVNTDQ (a pair is one line), the others cached;
-// the rewrite's cached stores come after a fence, so they land after the streamed lines.
+// One set of rows [0, rows): converts and stores every pair, folding (code << 1) into `low`, whose
+// minimum is 0 if any code is +-0. kStream: rows starting on a 64-byte line store with VMOVNTDQ (a
+// pair is one line), the others cached.
 template <bool kStream>
-KVB_BF16_TARGET __attribute__((noinline)) void encode_rows(
-    const float* src, std::int64_t src_stride, std::uint16_t* dst, std::int64_t dst_stride,
-    std::int64_t rows, std::int32_t done) {
-  __m512i low = _mm512_set1_epi16(-1);
+KVB_BF16_TARGET inline void convert_rows(const float* src, std::int64_t src_stride, std::uint16_t* dst,
+                                         std::int64_t dst_stride, std::int64_t rows, std::int32_t done,
+                                         __m512i& low) {
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * src_stride;
     std::uint16_t* o = dst + r * dst_stride;
@@ -89,16 +92,26 @@ KVB_BF16_TARGET __attribute__((noinline)) void encode_rows(
       low = _mm512_min_epu16(low, _mm512_slli_epi16(codes, 1));
     }
   }
+}
+
+// `sets` sets of rows (one, or a token's K and V), converted with one check for +-0 codes at the
+// end; where there is one, the pairs holding a subnormal input are written again. The rewrite's
+// cached stores come after a fence, so they land after streamed lines.
+template <bool kStream>
+KVB_BF16_TARGET __attribute__((noinline)) void encode_sets(const RowSet* sets, int n_sets, std::int64_t src_stride,
+                                                           std::int64_t dst_stride, std::int64_t rows,
+                                                           std::int32_t done) {
+  __m512i low = _mm512_set1_epi16(-1);
+  for (int i = 0; i < n_sets; ++i) convert_rows<kStream>(sets[i].src, src_stride, sets[i].dst, dst_stride, rows, done, low);
   if (_mm512_testn_epi16_mask(low, low) != 0) {
     if (kStream) _mm_sfence();
-    rewrite_subnormal_pairs(src, src_stride, dst, dst_stride, rows, done);
+    for (int i = 0; i < n_sets; ++i) rewrite_subnormal_pairs(sets[i].src, src_stride, sets[i].dst, dst_stride, rows, done);
   }
 }
 #else
 bool detect_avx512_bf16() { return false; }
 template <bool kStream>
-void encode_rows(const float*, std::int64_t, std::uint16_t*, std::int64_t, std::int64_t,
-                 std::int32_t) {}
+void encode_sets(const RowSet*, int, std::int64_t, std::int64_t, std::int64_t, std::int32_t) {}
 #endif
 
 std::once_flag g_select_once;
@@ -138,16 +151,36 @@ bool set_avx512_bf16_enabled(bool on) noexcept {
   return avx512_bf16_enabled();
 }
 
+namespace {
+
+// Both entry points: `sets` of `rows` rows each, elements [0, d - d % 32), or 0 where not served.
+std::int32_t encode_row_sets(const RowSet* sets, int n_sets, std::int64_t src_stride, std::int64_t dst_stride,
+                             std::int64_t rows, std::int32_t d, bool stream) {
+  const std::int32_t done = d - d % kPair;
+  if (done == 0 || !avx512_bf16_enabled()) return 0;
+  if (stream)
+    encode_sets<true>(sets, n_sets, src_stride, dst_stride, rows, done);
+  else
+    encode_sets<false>(sets, n_sets, src_stride, dst_stride, rows, done);
+  return done;
+}
+
+}  // namespace
+
 std::int32_t encode_bf16_rows_avx512(const float* src, std::int64_t src_stride, std::uint16_t* dst,
                                      std::int64_t dst_stride, std::int64_t rows,
                                      std::int32_t d, bool stream) noexcept {
-  const std::int32_t done = d - d % kPair;
-  if (rows < kMinRows || rows > kMaxRows || done == 0 || !avx512_bf16_enabled()) return 0;
-  if (stream)
-    encode_rows<true>(src, src_stride, dst, dst_stride, rows, done);
-  else
-    encode_rows<false>(src, src_stride, dst, dst_stride, rows, done);
-  return done;
+  if (rows < kMinRows || rows > kMaxRows) return 0;
+  const RowSet set{src, dst};
+  return encode_row_sets(&set, 1, src_stride, dst_stride, rows, d, stream);
+}
+
+std::int32_t encode_bf16_token_avx512(const float* k_src, std::uint16_t* k_dst, const float* v_src,
+                                      std::uint16_t* v_dst, std::int64_t dst_stride, std::int64_t rows,
+                                      std::int32_t d, bool stream) noexcept {
+  if (rows < 1 || rows > kMaxRows) return 0;
+  const RowSet sets[2] = {{k_src, k_dst}, {v_src, v_dst}};
+  return encode_row_sets(sets, 2, d, dst_stride, rows, d, stream);
 }
 
 }  // namespace kvb::detail

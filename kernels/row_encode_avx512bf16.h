@@ -15,8 +15,9 @@ bool avx512_bf16_enabled() noexcept;
 // where the CPU lacks the instruction.
 bool set_avx512_bf16_enabled(bool on) noexcept;
 
-// Rows of calls it serves: an append's rows of 2 to 31 KV heads (one-row calls and bulk prefill
-// rows measured faster with the integer rounding; kernels/row_encode_avx512bf16.cc).
+// Rows of encode_bf16_rows_avx512 calls it serves: 2 to 31 (one-row calls and bulk prefill rows
+// measured faster with the integer rounding; kernels/row_encode_avx512bf16.cc); a token's rows of
+// 1 to 31 KV heads through encode_bf16_token_avx512.
 inline constexpr std::int64_t kMinRows = 2;
 inline constexpr std::int64_t kMaxRows = 31;
 
@@ -30,5 +31,13 @@ inline constexpr std::int64_t kMaxRows = 31;
 std::int32_t encode_bf16_rows_avx512(const float* src, std::int64_t src_stride, std::uint16_t* dst,
                                      std::int64_t dst_stride, std::int64_t rows, std::int32_t d,
                                      bool stream) noexcept;
+
+// One token's rows (an append): `rows` rows of K (k_src to k_dst) and of V (v_src to v_dst), source
+// rows d floats apart, destination rows dst_stride elements apart, as encode_bf16_rows_avx512
+// encodes them but with one check for both: so one KV head's two rows make one call. Returns
+// d - d % 32, or 0 (nothing written) when disabled or rows is outside [1, kMaxRows].
+std::int32_t encode_bf16_token_avx512(const float* k_src, std::uint16_t* k_dst, const float* v_src,
+                                      std::uint16_t* v_dst, std::int64_t dst_stride, std::int64_t rows,
+                                      std::int32_t d, bool stream) noexcept;
 
 }  // namespace kvb::detail

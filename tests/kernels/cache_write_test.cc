@@ -555,8 +555,9 @@ TEST(CacheWriteEncoding, Bf16AppendsMatchTheScalarCodecWithTiesNaNsAndZerosPlant
 // random bit patterns (subnormals, NaNs with payloads, infinities, ties among them), rows with
 // one subnormal (the instruction reads it as zero) and rows with exact zeros (their codes are 0
 // too, and must stay so), widths with and without a tail, every row count it serves, cached and
-// streaming (rows on and off a 64-byte line); calls it does not serve write nothing; then through
-// append_token, cached and streaming, with the switch on and off. Runs where the CPU has it (the
+// streaming (rows on and off a 64-byte line); calls it does not serve write nothing; a token's K
+// and V rows in one call; then through append_token, cached and streaming, with the switch on and
+// off. Runs where the CPU has it (the
 // EMR host); elsewhere only the disabled contract is checked.
 TEST(CacheWriteEncoding, Avx512Bf16ConverterMatchesTheScalarCodecOnEveryClassOfBits) {
   const bool before = detail::avx512_bf16_enabled();
@@ -567,6 +568,10 @@ TEST(CacheWriteEncoding, Avx512Bf16ConverterMatchesTheScalarCodecOnEveryClassOfB
     std::vector<float> src(2 * 128, 1.0f);
     std::vector<std::uint16_t> dst(2 * 128, 0xABCD);
     for (bool stream : {false, true}) EXPECT_EQ(detail::encode_bf16_rows_avx512(src.data(), 128, dst.data(), 128, 2, 128, stream), 0);
+    for (bool stream : {false, true})
+      EXPECT_EQ(detail::encode_bf16_token_avx512(src.data(), dst.data(), src.data() + 128, dst.data() + 128, 128, 1, 128,
+                                                 stream),
+                0);
     EXPECT_EQ(std::count(dst.begin(), dst.end(), 0xABCD), 2 * 128);
   }
   if (!detail::set_avx512_bf16_enabled(true)) {
@@ -608,25 +613,61 @@ TEST(CacheWriteEncoding, Avx512Bf16ConverterMatchesTheScalarCodecOnEveryClassOfB
       }
     }
   }
-  // Through the cache writes, the converter on and off give the scalar codec's bytes.
+  // A token's K and V rows in one call: both sets written, and a subnormal in either set alone
+  // (the other's codes hold no +-0) rewrites its pair.
+  for (std::int32_t d : {64, 128, 160}) {
+    for (std::int64_t rows : {std::int64_t{1}, std::int64_t{2}, std::int64_t{8}, detail::kMaxRows, detail::kMaxRows + 1}) {
+      for (int plant : {0, 1, 2}) {  // 0: none; 1: a subnormal in K's last row; 2: in V's last row
+        for (bool stream : {false, true}) {
+          SCOPED_TRACE(::testing::Message() << "token d " << d << " rows " << rows << " plant " << plant << " stream " << stream);
+          const std::int64_t stride = d + 64;
+          std::vector<float> k(static_cast<std::size_t>(rows * d)), v(k.size());
+          for (float& x : k) x = 1.0f + static_cast<float>(bits(rng) % 1000) / 7.0f;
+          for (float& x : v) x = -1.0f - static_cast<float>(bits(rng) % 1000) / 3.0f;
+          if (plant == 1) k.back() = std::bit_cast<float>(0x00000301u);
+          if (plant == 2) v[static_cast<std::size_t>((rows - 1) * d + 3)] = std::bit_cast<float>(0x80000301u);
+          std::vector<std::uint16_t> buf(static_cast<std::size_t>(2 * rows * stride + 32), 0xABCD);
+          std::uint16_t* const k_dst = buf.data() + (64 - reinterpret_cast<std::uintptr_t>(buf.data()) % 64) % 64 / 2;
+          std::uint16_t* const v_dst = k_dst + rows * stride;
+          const std::int32_t done =
+              detail::encode_bf16_token_avx512(k.data(), k_dst, v.data(), v_dst, stride, rows, d, stream);
+          stream_fence();
+          ASSERT_EQ(done, rows <= detail::kMaxRows ? d - d % 32 : 0);
+          for (std::int64_t r = 0; r < rows; ++r) {
+            for (std::int32_t j = 0; j < d; ++j) {
+              const auto at = static_cast<std::size_t>(r * d + j);
+              const auto o = static_cast<std::size_t>(r * stride + j);
+              ASSERT_EQ(k_dst[o], j < done ? f32_to_bf16(k[at]) : std::uint16_t{0xABCD}) << "K row " << r << " element " << j;
+              ASSERT_EQ(v_dst[o], j < done ? f32_to_bf16(v[at]) : std::uint16_t{0xABCD}) << "V row " << r << " element " << j;
+            }
+          }
+        }
+      }
+    }
+  }
+  // Through the cache writes, the converter on and off give the scalar codec's bytes, for one,
+  // two and eight KV heads (one-row and several-row token calls).
   for (bool on : {true, false}) {
     for (StoreHint hint : {StoreHint::kCached, StoreHint::kStreaming}) {
-      detail::set_avx512_bf16_enabled(on);
-      SCOPED_TRACE(::testing::Message() << (on ? "AVX512-BF16" : "integer rounding")
-                                        << (hint == StoreHint::kStreaming ? ", streaming" : ", cached"));
-      OwnedCache c({.layers = 2, .q_heads = 8, .kv_heads = 8, .head_dim = 128, .capacity = 4, .dtype = DType::kBF16});
-      ASSERT_EQ(c.status(), Status::kOk);
-      std::vector<float> k(8 * 128), v(k.size());
-      for (float& x : k) x = std::bit_cast<float>(bits(rng));
-      for (float& x : v) x = std::bit_cast<float>(bits(rng) & 0x807fffffu);  // zeros and subnormals
-      for (std::int32_t layer = 0; layer < 2; ++layer) {
-        ASSERT_EQ(append_token(c.view(), layer, 3, k.data(), v.data(), hint), Status::kOk);
-        for (std::int32_t h = 0; h < 8; ++h) {
-          for (KV kv : {KV::kKey, KV::kValue}) {
-            float scale = 0;
-            const auto expect = encoded((kv == KV::kKey ? k : v).data() + h * 128, 128, DType::kBF16, &scale);
-            ASSERT_EQ(std::memcmp(expect.data(), c.bytes() + c.geometry().byte_offset(layer, kv, h, 3), expect.size()), 0)
-                << "layer " << layer << " head " << h;
+      for (std::int32_t heads : {1, 2, 8}) {
+        detail::set_avx512_bf16_enabled(on);
+        SCOPED_TRACE(::testing::Message() << (on ? "AVX512-BF16" : "integer rounding")
+                                          << (hint == StoreHint::kStreaming ? ", streaming" : ", cached") << ", "
+                                          << heads << " KV heads");
+        OwnedCache c({.layers = 2, .q_heads = 8, .kv_heads = heads, .head_dim = 128, .capacity = 4, .dtype = DType::kBF16});
+        ASSERT_EQ(c.status(), Status::kOk);
+        std::vector<float> k(static_cast<std::size_t>(heads) * 128), v(k.size());
+        for (float& x : k) x = std::bit_cast<float>(bits(rng));
+        for (float& x : v) x = std::bit_cast<float>(bits(rng) & 0x807fffffu);  // zeros and subnormals
+        for (std::int32_t layer = 0; layer < 2; ++layer) {
+          ASSERT_EQ(append_token(c.view(), layer, 3, k.data(), v.data(), hint), Status::kOk);
+          for (std::int32_t h = 0; h < heads; ++h) {
+            for (KV kv : {KV::kKey, KV::kValue}) {
+              float scale = 0;
+              const auto expect = encoded((kv == KV::kKey ? k : v).data() + h * 128, 128, DType::kBF16, &scale);
+              ASSERT_EQ(std::memcmp(expect.data(), c.bytes() + c.geometry().byte_offset(layer, kv, h, 3), expect.size()), 0)
+                  << "layer " << layer << " head " << h;
+            }
           }
         }
       }
