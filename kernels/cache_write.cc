@@ -5,6 +5,7 @@
 #include "kernels/cost_model.h"
 #include "kernels/row_encode.h"
 #include "kernels/row_encode_avx512bf16.h"
+#include "kernels/stream_copy.h"
 
 namespace kvb {
 
@@ -68,6 +69,18 @@ Status append_token_heads(const CacheView& cache, std::int32_t layer, std::int64
         std::memcpy(base + geo.byte_offset(layer, kv, h, position), src + std::int64_t{h} * s.head_dim, row);
     }
     return Status::kOk;
+  }
+  if (s.dtype == DType::kBF16 && s.head_dim % 32 == 0) {
+    // Where the CPU has AVX512-BF16, straight to its token converter: the encoder's dispatch and
+    // frames cost more than its work where a layer's slot is two rows (one KV head).
+    const SlotRows key = slot_rows(cache, layer, position, KV::kKey, first_head, k + first);
+    const SlotRows value = slot_rows(cache, layer, position, KV::kValue, first_head, v + first);
+    if (detail::encode_bf16_token_avx512(key.src, static_cast<std::uint16_t*>(key.dst), value.src,
+                                         static_cast<std::uint16_t*>(value.dst), geo.head_stride(), heads,
+                                         s.head_dim, stream) == s.head_dim) {
+      if (stream) stream_fence();
+      return Status::kOk;
+    }
   }
   // One encoder call for all of the slot's rows, whose rows (and scales) lie a head stride apart
   // in both layouts. Streaming: the rows' streaming path and one fence. Where the slot's lines are
