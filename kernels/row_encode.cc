@@ -960,21 +960,6 @@ void EncodeRows(const float* src, std::int64_t src_stride, void* dst, std::int64
   if (stream) hwy::FlushStream();
 }
 
-// A token's bf16 K and V rows in one AVX512-BF16 call (one check for both: a one-KV-head append
-// is one call, not two of one row, which the integer rounding served). Whether it wrote them all:
-// the CPU has the instruction and the rows are whole pairs.
-bool EncodeTokenBF16([[maybe_unused]] const SlotRows& key, [[maybe_unused]] const SlotRows& value,
-                     [[maybe_unused]] std::int64_t dst_stride, [[maybe_unused]] std::int64_t rows,
-                     [[maybe_unused]] std::int32_t d, [[maybe_unused]] bool stream) {
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  return d % 32 == 0 &&
-         detail::encode_bf16_token_avx512(key.src, static_cast<std::uint16_t*>(key.dst), value.src,
-                                          static_cast<std::uint16_t*>(value.dst), dst_stride, rows, d, stream) == d;
-#else
-  return false;
-#endif
-}
-
 // An int8 slot's rows from row `skip` on (the rows a four-row encoder left).
 SlotRows Int8RowsFrom(const SlotRows& t, std::int64_t skip, std::int32_t d, std::int64_t dst_stride,
                       std::int64_t scale_stride) {
@@ -1036,10 +1021,6 @@ void EncodeToken(const SlotRows& key, const SlotRows& value, std::int64_t dst_st
         return EncodeTokenI8By4<kD(), true>(key, value, dst_stride, rows, d, scale_stride);
       });
 #endif
-    if (dtype == DType::kBF16 && EncodeTokenBF16(key, value, dst_stride, rows, d, true)) {
-      hwy::FlushStream();
-      return;
-    }
     for (const SlotRows* t : {&key, &value}) {
       if (dtype == DType::kBF16) {
         EncodeRowsBF16(t->src, d, static_cast<std::uint16_t*>(t->dst), dst_stride, rows, d, true, true);
@@ -1051,7 +1032,6 @@ void EncodeToken(const SlotRows& key, const SlotRows& value, std::int64_t dst_st
     hwy::FlushStream();
     return;
   }
-  if (dtype == DType::kBF16 && EncodeTokenBF16(key, value, dst_stride, rows, d, false)) return;
   if (dtype == DType::kF16 || dtype == DType::kBF16) {
     for (const SlotRows* t : {&key, &value}) {
       auto* dst = static_cast<std::uint16_t*>(t->dst);
