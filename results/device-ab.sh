@@ -17,9 +17,7 @@ shift 2
 ab_args=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do ab_args+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
-cd "$(dirname "$0")/.."
-mkdir -p /tmp/pk && tar xJf .carry/pack.tar.xz -C /tmp/pk
-export LD_LIBRARY_PATH=/tmp/pk/lib KVBENCH_MODELS_DIR=$PWD/configs/models
+. "$(dirname "$0")/device-env.sh"
 dir=$OUT/$name
 mkdir -p "$dir"
 lscpu > "$dir/lscpu.txt"

@@ -12,9 +12,7 @@ budget=${2:?seconds}
 caller=${3:?the calling script, kept with the runs}
 shift 3
 [ "${1:-}" = "--" ] && shift
-cd "$(dirname "$0")/.."
-mkdir -p /tmp/pk && tar xJf .carry/pack.tar.xz -C /tmp/pk
-export LD_LIBRARY_PATH=/tmp/pk/lib KVBENCH_MODELS_DIR=$PWD/configs/models
+. "$(dirname "$0")/device-env.sh"
 dir=$OUT/$name
 mkdir -p "$dir/runs"
 date -u > "$dir/started.txt"
