@@ -514,9 +514,11 @@ void EncodeRowsBF16(const float* src, std::int64_t src_stride, std::uint16_t* ds
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(df));
   std::int64_t j_first = 0;
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  // An append's rows of several KV heads, where the CPU has AVX512-BF16: every row's whole
-  // 32-element pairs in one call, the same codes (kernels/row_encode_avx512bf16.h); the loop below
-  // does what is left, and every call it does not serve (bulk streaming ones too).
+  // Calls of 2 to 31 rows (cached, or a token's streamed), where the CPU has AVX512-BF16: every
+  // row's whole 32-element pairs in one call, the same codes (kernels/row_encode_avx512bf16.h); the
+  // loop below does what is left, and every call it does not serve (bulk streaming ones too). An
+  // append's K and V rows reach the converter from append_token, so they come here only where it
+  // is off or the rows are not whole pairs.
   if (!stream || token) j_first = detail::encode_bf16_rows_avx512(src, src_stride, dst, dst_stride, rows, d, stream);
   if (j_first == d) return;
 #elif HWY_TARGET == HWY_AVX2

@@ -6,12 +6,13 @@
 // a call that has one writes its pairs holding a subnormal input again through the scalar codec.
 // A test per pair instead (VFPCLASSPS on the inputs, or a test of the codes and a branch) held the
 // append at the integer rounding's time or worse: 2.0x it on the EMR host at 4096 positions.
-// It serves a token's rows (an append): there the EMR host's Qwen3-0.6B append took 0.59-0.63x
-// the integer rounding's time at 1 thread and 0.75-0.83x at 16, and bulk rows of 2 to 31; on the
+// It serves calls of 2 to 31 rows, and a token's K and V rows: the EMR host's Qwen3-0.6B append
+// took 0.59-0.63x the integer rounding's time at 1 thread and 0.75-0.83x at 16, while on the
 // 2-vCPU EMR guest one-row calls took 1.04-1.29x and bulk prefill rows 0.93-1.16x
-// (results/xeon-emr-16c-kvm/session-2026-12-01b/). So one KV head's K and V rows make one call
-// (encode_bf16_token_avx512), with one check for both, which append_token calls directly: on the
-// Zen 5 guest one KV head took 0.55x main's time (results/epyc-zen5-2c-kvm-508m/bf16-token/). A streaming append's rows take it too, with
+// (results/xeon-emr-16c-kvm/session-2026-12-01b/). So a token's K and V rows make one call with
+// one check for both (encode_bf16_token_avx512), which append_token makes itself: an append of one
+// KV head took 0.565x main's time on the Zen 5 guest (8 rounds) and 0.66x on the EMR host at 1
+// thread (6 rounds; results/*/bf16-token/). A streaming append's rows take it too, with
 // non-temporal stores: there the stores set the time, and on the EMR host it matched the integer
 // rounding's streaming path (append_streaming bf16 0.78-1.08x, 1 and 16 threads, 5 rounds, none
 // significant; results/xeon-emr-16c-kvm/append-streaming/bf16-converter-ab/).
