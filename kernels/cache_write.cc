@@ -70,20 +70,21 @@ Status append_token_heads(const CacheView& cache, std::int32_t layer, std::int64
     }
     return Status::kOk;
   }
-  const SlotRows key = slot_rows(cache, layer, position, KV::kKey, first_head, k + first);
-  const SlotRows value = slot_rows(cache, layer, position, KV::kValue, first_head, v + first);
-  if (s.dtype == DType::kBF16 && s.head_dim % 32 == 0 &&
-      detail::encode_bf16_token_avx512(key.src, static_cast<std::uint16_t*>(key.dst), value.src,
-                                       static_cast<std::uint16_t*>(value.dst), geo.head_stride(), heads, s.head_dim,
-                                       stream) == s.head_dim) {
+  if (s.dtype == DType::kBF16 && s.head_dim % 32 == 0) {
     // Where the CPU has AVX512-BF16, straight to its token converter, K and V in one call: the
     // encoder's dispatch and frames cost more than its work where a layer's slot is two rows (one
     // KV head). Zen 5 guest, kvbench append, 32 layers, 1000 positions, 1 thread, time over the
     // token call through encode_token (6 alternating rounds): one KV head 0.755x, two 0.80x,
     // eight 0.92x; that call over main's per-set calls (8 rounds): 0.73x, 0.83x, 0.85x
     // (results/epyc-zen5-2c-kvm-508m/bf16-token/).
-    if (stream) stream_fence();
-    return Status::kOk;
+    const SlotRows key = slot_rows(cache, layer, position, KV::kKey, first_head, k + first);
+    const SlotRows value = slot_rows(cache, layer, position, KV::kValue, first_head, v + first);
+    if (detail::encode_bf16_token_avx512(key.src, static_cast<std::uint16_t*>(key.dst), value.src,
+                                         static_cast<std::uint16_t*>(value.dst), geo.head_stride(), heads,
+                                         s.head_dim, stream) == s.head_dim) {
+      if (stream) stream_fence();
+      return Status::kOk;
+    }
   }
   // One encoder call for all of the slot's rows, whose rows (and scales) lie a head stride apart
   // in both layouts. Streaming: the rows' streaming path and one fence. Where the slot's lines are
@@ -94,7 +95,9 @@ Status append_token_heads(const CacheView& cache, std::int32_t layer, std::int64
                                          ? geo.scale_index(layer, KV::kKey, 1, position) -
                                                geo.scale_index(layer, KV::kKey, 0, position)
                                          : 1;  // the same for K and V
-  encode_token(key, value, geo.head_stride(), heads, s.head_dim, s.dtype, scale_stride, stream);
+  encode_token(slot_rows(cache, layer, position, KV::kKey, first_head, k + first),
+               slot_rows(cache, layer, position, KV::kValue, first_head, v + first), geo.head_stride(), heads,
+               s.head_dim, s.dtype, scale_stride, stream);
   return Status::kOk;
 }
 
