@@ -557,8 +557,8 @@ TEST(CacheWriteEncoding, Bf16AppendsMatchTheScalarCodecWithTiesNaNsAndZerosPlant
 // too, and must stay so), widths with and without a tail, every row count it serves, cached and
 // streaming (rows on and off a 64-byte line); calls it does not serve write nothing; a token's K
 // and V rows in one call; then through append_token, cached and streaming, with the switch on and
-// off. Runs where the CPU has it (the
-// EMR host); elsewhere only the disabled contract is checked.
+// off. Runs where the CPU has it (the EMR host, the Zen 5 guest); elsewhere only the disabled
+// contract is checked.
 TEST(CacheWriteEncoding, Avx512Bf16ConverterMatchesTheScalarCodecOnEveryClassOfBits) {
   const bool before = detail::avx512_bf16_enabled();
   std::mt19937 rng(23);
