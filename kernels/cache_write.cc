@@ -70,6 +70,14 @@ Status append_token_heads(const CacheView& cache, std::int32_t layer, std::int64
     }
     return Status::kOk;
   }
+  if (s.dtype == DType::kF16 && !stream) {
+    // Straight to the fp16 token encoder, past encode_token's frame (as bf16 below).
+    const SlotRows key = slot_rows(cache, layer, position, KV::kKey, first_head, k + first);
+    const SlotRows value = slot_rows(cache, layer, position, KV::kValue, first_head, v + first);
+    encode_f16_token(key.src, static_cast<std::uint16_t*>(key.dst), value.src, static_cast<std::uint16_t*>(value.dst),
+                     geo.head_stride(), heads, s.head_dim);
+    return Status::kOk;
+  }
   if (s.dtype == DType::kBF16 && s.head_dim % 32 == 0) {
     // Where the CPU has AVX512-BF16, straight to its token converter, K and V in one call: the
     // encoder's dispatch and frames cost more than its work where a layer's slot is two rows (one

@@ -419,6 +419,39 @@ void EncodeRowsF16(const float* src, std::int64_t src_stride, std::uint16_t* dst
   });
 }
 
+// One set of a token's fp16 rows (K or V), cached stores: EncodeRowsF16 without its streaming
+// path's frame.
+template <std::int32_t kD>
+HWY_NOINLINE void EncodeRowsF16Cached(const float* src, std::uint16_t* dst, std::int64_t dst_stride,
+                                      std::int64_t rows, std::int32_t d) {
+  EncodeRowsF16Impl<kD>(src, d, dst, dst_stride, rows, d, false);
+}
+
+// A token's fp16 K and V rows (an append) with nothing between append_token and the rows but the
+// dispatch: EncodeToken's frame and EncodeRowsF16's cost more than the rows' work where a layer's
+// slot is one K and one V row (one KV head). K and V stay two calls: with both loops in one
+// function, two KV heads' fresh slots took 1.9x the time on the Zen 5 guest (cause not found).
+// A switch rather than WithHeadDim, whose lambda's captures went through the stack as vector
+// stores read back as pointers: such a load waits until the store commits, and where the previous
+// layer's stores miss (a fresh slot) that is a memory latency per layer.
+void EncodeTokenF16(const float* k_src, std::uint16_t* k_dst, const float* v_src, std::uint16_t* v_dst,
+                    std::int64_t dst_stride, std::int64_t rows, std::int32_t d) {
+  switch (d) {
+    case 64:
+      EncodeRowsF16Cached<64>(k_src, k_dst, dst_stride, rows, d);
+      return EncodeRowsF16Cached<64>(v_src, v_dst, dst_stride, rows, d);
+    case 128:
+      EncodeRowsF16Cached<128>(k_src, k_dst, dst_stride, rows, d);
+      return EncodeRowsF16Cached<128>(v_src, v_dst, dst_stride, rows, d);
+    case 256:
+      EncodeRowsF16Cached<256>(k_src, k_dst, dst_stride, rows, d);
+      return EncodeRowsF16Cached<256>(v_src, v_dst, dst_stride, rows, d);
+    default:
+      EncodeRowsF16Cached<0>(k_src, k_dst, dst_stride, rows, d);
+      return EncodeRowsF16Cached<0>(v_src, v_dst, dst_stride, rows, d);
+  }
+}
+
 // bf16 of each lane of fp32 bits, in the upper 16 bits of the u32 lane (f32_to_bf16: nearest
 // even, NaN made quiet). The NaN test is one class test on the float view (7% faster than an
 // integer compare of |bits|); kNaN false leaves it out, for vectors known to hold no NaN.
@@ -1065,6 +1098,7 @@ namespace kvb {
 
 HWY_EXPORT(EncodeRows);
 HWY_EXPORT(EncodeToken);
+HWY_EXPORT(EncodeTokenF16);
 
 void encode_rows(const float* src, std::int64_t src_stride, void* dst, std::int64_t dst_stride,
                  std::int64_t rows, std::int32_t head_dim, DType dtype, float* scales,
@@ -1077,6 +1111,11 @@ void encode_token(const SlotRows& key, const SlotRows& value, std::int64_t dst_s
                   std::int64_t rows, std::int32_t head_dim, DType dtype,
                   std::int64_t scale_stride, bool stream) noexcept {
   HWY_DYNAMIC_DISPATCH(EncodeToken)(key, value, dst_stride, rows, head_dim, dtype, scale_stride, stream);
+}
+
+void encode_f16_token(const float* k_src, std::uint16_t* k_dst, const float* v_src, std::uint16_t* v_dst,
+                      std::int64_t dst_stride, std::int64_t rows, std::int32_t head_dim) noexcept {
+  HWY_DYNAMIC_DISPATCH(EncodeTokenF16)(k_src, k_dst, v_src, v_dst, dst_stride, rows, head_dim);
 }
 
 void encode_rows(const float* src, std::int64_t src_stride, void* dst, std::int64_t dst_stride,

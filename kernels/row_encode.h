@@ -36,4 +36,10 @@ void encode_token(const SlotRows& key, const SlotRows& value, std::int64_t dst_s
                   std::int64_t rows, std::int32_t head_dim, DType dtype,
                   std::int64_t scale_stride, bool stream = false) noexcept;
 
+// The same for fp16 without `stream`, with the rows' pointers given: K rows k_src to k_dst, V rows
+// v_src to v_dst, source rows head_dim floats apart, destination rows dst_stride elements apart.
+// append_token's fp16 rows take it directly (kernels/cache_write.cc).
+void encode_f16_token(const float* k_src, std::uint16_t* k_dst, const float* v_src, std::uint16_t* v_dst,
+                      std::int64_t dst_stride, std::int64_t rows, std::int32_t head_dim) noexcept;
+
 }  // namespace kvb

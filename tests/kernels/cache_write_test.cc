@@ -245,7 +245,7 @@ TEST(CacheWriteEncoding, EdgeValuesMatchScalarCodecsBitForBit) {
                         std::numeric_limits<float>::max(), inf, -inf, 0.5f, -63.5f, 2.5f, -2.5f};
   for (DType t : kExtendedDTypes) {
     for (StoreHint hint : {StoreHint::kCached, StoreHint::kStreaming}) {
-      OwnedCache c({.layers = 1, .q_heads = 1, .kv_heads = 1, .head_dim = 64, .capacity = 6, .dtype = t});
+      OwnedCache c({.layers = 1, .q_heads = 1, .kv_heads = 1, .head_dim = 64, .capacity = 7, .dtype = t});
       ASSERT_EQ(c.status(), Status::kOk);
       // Rows: edge values cycled through every lane position; rows with a scale stay finite.
       std::vector<float> k(6 * 64), v(6 * 64);
@@ -260,9 +260,11 @@ TEST(CacheWriteEncoding, EdgeValuesMatchScalarCodecsBitForBit) {
       // later vector); the SIMD int8 encoder does not promise NaN handling.
       if (t != DType::kI8) k[5] = k[2 * 64 - 1] = std::numeric_limits<float>::quiet_NaN();
       ASSERT_EQ(prefill_copy(c.view(), 0, 0, 6, k.data(), v.data(), hint), Status::kOk);
-      for (std::int64_t p = 0; p < 6; ++p) {
+      // An append of row 1 (a NaN in its last vector) at position 6: a one-KV-head token's path.
+      ASSERT_EQ(append_token(c.view(), 0, 6, k.data() + 64, v.data() + 64, hint), Status::kOk);
+      for (std::int64_t p = 0; p < 7; ++p) {
         for (KV kv : {KV::kKey, KV::kValue}) {
-          const float* src = (kv == KV::kKey ? k.data() : v.data()) + p * 64;
+          const float* src = (kv == KV::kKey ? k.data() : v.data()) + (p == 6 ? 1 : p) * 64;
           float scale = 0;
           const auto expect = encoded(src, 64, t, &scale);
           ASSERT_EQ(std::memcmp(expect.data(), c.bytes() + c.geometry().byte_offset(0, kv, 0, p),
