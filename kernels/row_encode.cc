@@ -1041,7 +1041,8 @@ HWY_NOINLINE void EncodeTokenScaled(const SlotRows& key, const SlotRows& value, 
 // EncodeTokenScaled's large, realigned one, which all of them had paid. Zen 5 guest, kvbench
 // append, 32 layers, one KV head, 1 thread, 8 alternating rounds, time over main's (medians):
 // int8 0.90-0.91 (faster in 8 of 8), fp16 0.95-0.96, bf16 0.96-0.99; eight KV heads 0.95-0.98
-// (results/epyc-zen5-2c-kvm/append-copy/README.md).
+// (results/epyc-zen5-2c-kvm/append-copy/README.md). append_token's cached fp16 rows, and its bf16
+// rows where the CPU has AVX512-BF16, no longer come here (kernels/cache_write.cc).
 void EncodeToken(const SlotRows& key, const SlotRows& value, std::int64_t dst_stride,
                  std::int64_t rows, std::int32_t d, DType dtype, std::int64_t scale_stride, bool stream) {
   if (stream) {  // the rows' streaming path, K then V, and one fence for both
@@ -1067,15 +1068,12 @@ void EncodeToken(const SlotRows& key, const SlotRows& value, std::int64_t dst_st
     hwy::FlushStream();
     return;
   }
-  if (dtype == DType::kF16 || dtype == DType::kBF16) {
-    for (const SlotRows* t : {&key, &value}) {
-      auto* dst = static_cast<std::uint16_t*>(t->dst);
-      if (dtype == DType::kF16) {
-        EncodeRowsF16(t->src, d, dst, dst_stride, rows, d, false);
-      } else {
-        EncodeRowsBF16(t->src, d, dst, dst_stride, rows, d, false);
-      }
-    }
+  if (dtype == DType::kF16)  // append_token calls it directly (encode_f16_token)
+    return EncodeTokenF16(key.src, static_cast<std::uint16_t*>(key.dst), value.src,
+                          static_cast<std::uint16_t*>(value.dst), dst_stride, rows, d);
+  if (dtype == DType::kBF16) {
+    for (const SlotRows* t : {&key, &value})
+      EncodeRowsBF16(t->src, d, static_cast<std::uint16_t*>(t->dst), dst_stride, rows, d, false);
     return;
   }
 #if KVB_HAVE_REDUCE4 && HWY_NATIVE_FMA

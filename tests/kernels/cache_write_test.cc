@@ -15,6 +15,7 @@
 #include "hwy/targets.h"
 #include "kernels/codecs.h"
 #include "kernels/row_access.h"
+#include "kernels/row_encode.h"
 #include "kernels/row_encode_avx512bf16.h"
 #include "kernels/stream_copy.h"
 #include "tests/kernels/test_cache.h"
@@ -723,6 +724,37 @@ TEST(CacheWriteEncoding, Fp8TiesAndSubnormalsMatchScalarCodecsBitForBit) {
             << dtype_name(t) << " value " << rows[static_cast<std::size_t>(p * d + j)];
     }
   }
+}
+
+// encode_token's half-precision rows, which append_token no longer sends there (fp16 always, bf16
+// where the CPU has AVX512-BF16): still the scalar codecs' bits for K and V, on every target,
+// cached and streamed, at a head_dim unrolled at compile time (128) and one that is not (88).
+TEST(CacheWriteEncoding, EncodeTokenHalfRowsMatchTheScalarCodecs) {
+  for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    for (std::int32_t d : {88, 128}) {
+      for (DType t : {DType::kF16, DType::kBF16}) {
+        for (bool stream : {false, true}) {
+          constexpr std::int64_t kRows = 2, kStride = 320;  // destination rows 640 bytes apart
+          std::mt19937 rng(static_cast<unsigned>(d));
+          const std::vector<float> k = random_floats(static_cast<std::size_t>(kRows * d), rng, -70000.0f, 70000.0f);
+          const std::vector<float> v = random_floats(k.size(), rng);
+          alignas(64) std::uint16_t kd[kRows * kStride] = {}, vd[kRows * kStride] = {};
+          encode_token({k.data(), kd, nullptr}, {v.data(), vd, nullptr}, kStride, kRows, d, t, 1, stream);
+          for (std::int64_t r = 0; r < kRows; ++r)
+            for (std::int32_t j = 0; j < d; ++j) {
+              const float x = k[r * d + j], y = v[r * d + j];
+              ASSERT_EQ(kd[r * kStride + j], t == DType::kF16 ? f32_to_f16(x) : f32_to_bf16(x))
+                  << dtype_name(t) << " d " << d << " K row " << r << " element " << j;
+              ASSERT_EQ(vd[r * kStride + j], t == DType::kF16 ? f32_to_f16(y) : f32_to_bf16(y))
+                  << dtype_name(t) << " d " << d << " V row " << r << " element " << j;
+            }
+        }
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
 }
 
 TEST(CacheWriteArgs, BadArgumentsReturnTheRightStatus) {
