@@ -142,7 +142,7 @@ DecodeFixture::~DecodeFixture() {
   if (pool_ && counters_) pool_->run([&](int w) { counters_->detach(w); });
 }
 
-std::string DecodeFixture::thp() const { return thp_state_name(cache_buffer_.thp()); }
+ThpBacking DecodeFixture::thp() const { return cache_buffer_.thp_backing(); }
 
 const std::vector<unsigned>& DecodeFixture::pus() const { return pool_->bound_pus(); }
 

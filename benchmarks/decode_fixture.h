@@ -59,7 +59,7 @@ class DecodeFixture {
   // How to get the hardware counters that could not be read ("" if all were readable).
   std::string counter_notice() const { return counters_->notice(); }
   double validation_seconds() const noexcept { return validation_seconds_; }
-  std::string thp() const;
+  ThpBacking thp() const;  // of the cache buffer, read now
   const std::vector<unsigned>& pus() const;
   // What the variant families build on (benchmarks/variant_runner.h): the pinned pool, the
   // filled cache, the positions attended and the per-layer queries.

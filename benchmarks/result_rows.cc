@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace kvb {
 
@@ -26,6 +27,12 @@ std::string config_key(const CsvRow& row) {
 
 std::string ceiling_group_key(int threads, const std::string& pin) {
   return std::to_string(threads) + "|" + pin;
+}
+
+CsvRow thp_columns(const ThpBacking& thp) {
+  char share[16] = "";
+  if (thp.share >= 0) std::snprintf(share, sizeof share, "%.3f", thp.share);
+  return {{"thp", thp_state_name(thp.state)}, {"thp_share", share}};
 }
 
 CsvRow config_columns(const DecodeConfig& c, Family family, const VariantParams& v) {

@@ -10,6 +10,7 @@
 #include "benchmarks/sweep.h"
 #include "benchmarks/variant_runner.h"
 #include "harness/csv_writer.h"
+#include "harness/memory.h"
 #include "kernels/cost_model.h"
 
 namespace kvb {
@@ -32,6 +33,9 @@ CsvRow config_columns(const DecodeConfig& config, Family family,
 // `working_set_bytes` (a level of size 0 is absent).
 std::string ws_level_for(std::int64_t working_set_bytes, std::int64_t l1_bytes,
                          std::int64_t l2_bytes, std::int64_t llc_bytes);
+
+// thp and thp_share of a buffer the row measured; thp_share is empty when unknown.
+CsvRow thp_columns(const ThpBacking& thp);
 
 // One measurement (a repetition or an aggregate) of a decode-type benchmark.
 struct Measurement {

@@ -527,7 +527,7 @@ struct RunState {
     if (one_thread) pu_list = pu_list.substr(0, pu_list.find('+'));
     row.emplace_back("pu_list", pu_list);
     row.emplace_back("placement", placement_name(placement));
-    row.emplace_back("thp", fixture->thp());
+    for (auto& cell : thp_columns(fixture->thp())) row.push_back(std::move(cell));
     row.emplace_back("ws_level", level);
     for (auto& cell : measurement_columns(m, cost, ws, meta->llc_bytes, ceiling)) {
       row.push_back(std::move(cell));
@@ -672,7 +672,8 @@ void write_ceiling_row(const CeilingResult& r, const char* name, int threads, co
   row.emplace_back("pu_list", pu_list);
   row.emplace_back("placement", placement_name(placement));
   const bool buffered = r.kind != CeilingKind::kFma && r.kind != CeilingKind::kBarrier;
-  row.emplace_back("thp", buffered ? thp_state_name(r.thp) : "");
+  if (buffered)
+    for (auto& cell : thp_columns(r.thp)) row.push_back(std::move(cell));
   row.emplace_back("ws_level", r.level);
   Measurement m;
   m.iterations = r.iterations;

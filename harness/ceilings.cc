@@ -202,7 +202,7 @@ CeilingResult measure_bandwidth(ThreadPool& pool, const Topology& topo, CeilingK
   first_touch(pool, T, base, slice * streams);
   CeilingResult r = sweep(pool, kind, T, base, slice * streams, slice, opt, shared_level(topo, ws.level));
   r.level = ws.level;
-  r.thp = buf.thp();
+  r.thp = buf.thp_backing();
   return r;
 }
 
@@ -219,7 +219,7 @@ CeilingBuffer::CeilingBuffer(ThreadPool& pool, const Topology& topo, const Worki
                        std::to_string(workers) + " threads");
   buffer_ = Buffer(topo, static_cast<std::size_t>(region_bytes_) * workers, placement);
   first_touch(pool, workers, region(0), region_floats());
-  thp_ = buffer_.thp();
+  thp_ = buffer_.thp_backing();
 }
 
 float* CeilingBuffer::region(int worker) const noexcept {
@@ -256,7 +256,7 @@ std::vector<CeilingResult> measure_read_curve(ThreadPool& pool, const Topology& 
   float* base = static_cast<float*>(buf.data());
   const std::int64_t floats = largest / static_cast<std::int64_t>(sizeof(float));
   first_touch(pool, 1, base, floats);
-  const ThpState thp = buf.thp();
+  const ThpBacking thp = buf.thp_backing();
   for (std::int64_t bytes : sizes) {
     const std::int64_t slice = bytes / kChunkAlign * kChunkAlign / static_cast<std::int64_t>(sizeof(float));
     if (slice <= 0) continue;

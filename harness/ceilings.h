@@ -55,7 +55,7 @@ struct CeilingResult {
   std::int64_t flops = 0;            // per sweep (FMA: 2 per lane)
   double gbps = 0;                   // (read + written) / ns
   double gflops = 0;
-  ThpState thp = ThpState::kUnknown;
+  ThpBacking thp;  // of the swept buffer, read after its first touch
   // FMA on 2+ workers: the slowest worker's own rate as % of the fastest's, in the repetition
   // reported, and that worker's index in the pool (-1: one worker). The burst's GFLOP/s ends with
   // its last worker; this says whether one worker (a core shared with a busy sibling: about 50)
@@ -98,7 +98,7 @@ class CeilingBuffer {
   std::int64_t bytes() const noexcept { return region_bytes_ * workers_; }
   float* region(int worker) const noexcept;
   std::int64_t region_floats() const noexcept;
-  ThpState thp() const noexcept { return thp_; }
+  const ThpBacking& thp() const noexcept { return thp_; }
 
  private:
   Buffer buffer_;
@@ -106,7 +106,7 @@ class CeilingBuffer {
   bool shared_ = false;
   int workers_ = 0;
   std::int64_t region_bytes_ = 0;
-  ThpState thp_ = ThpState::kUnknown;
+  ThpBacking thp_;
 };
 
 // `kind` (not FMA) on `buffer` by the pool's first buffer.workers() workers (the rest idle); the

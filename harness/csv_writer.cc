@@ -33,7 +33,7 @@ const std::vector<std::string>& csv_base_columns() {
       "governor", "compiler", "cxx_flags", "git_commit", "kvbench_version",
       // configuration
       "benchmark", "model", "layout", "dtype", "layers", "q_heads", "kv_heads", "head_dim", "context", "window",
-      "batch", "threads", "pin", "pu_list", "placement", "thp", "cache_state", "ws_level",
+      "batch", "threads", "pin", "pu_list", "placement", "thp", "thp_share", "cache_state", "ws_level",
       "block_size", "block_order", "seq_lens", "query_tokens", "sliding_pattern",
       // measurement
       "aggregate", "repetition", "iterations", "ns_per_step", "tokens_per_s", "bytes_read", "bytes_written",

@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
         else
           std::printf("%-17s %2d thr  %-4s %12lld B  %8.1f GB/s  THP %s\n", kvb::ceiling_benchmark_name(r.kind),
                       r.threads, r.level.c_str(), static_cast<long long>(r.working_set_bytes), r.gbps,
-                      kvb::thp_state_name(r.thp));
+                      kvb::thp_state_name(r.thp.state));
       }
     }
   } catch (const kvb::HarnessError& e) {

@@ -3,6 +3,7 @@
 #include <hwloc.h>
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -130,10 +131,12 @@ std::int64_t Buffer::anon_huge_bytes() const {
   return rss == 0 ? -1 : huge;
 }
 
-ThpState Buffer::thp() const {
+ThpBacking Buffer::thp_backing() const {
   const std::int64_t huge = anon_huge_bytes();
-  if (huge < 0) return ThpState::kUnknown;
-  return huge > 0 ? ThpState::kYes : ThpState::kNo;
+  if (huge < 0) return {};
+  // A VMA reaching past the buffer can count a few huge pages that are not ours.
+  const double share = std::min(1.0, static_cast<double>(huge) / static_cast<double>(size_));
+  return {huge > 0 ? ThpState::kYes : ThpState::kNo, share};
 }
 
 }  // namespace kvb

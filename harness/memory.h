@@ -25,6 +25,14 @@ std::string placement_name(const Placement& p);
 enum class ThpState { kYes, kNo, kUnknown };
 const char* thp_state_name(ThpState s);  // "yes", "no", "unknown"
 
+// How much of a buffer huge pages back. The share matters, not just yes/no: a kernel short of
+// free 2 MiB pages backs part of a large buffer with 4 KiB pages, and the TLB misses slow
+// streaming reads.
+struct ThpBacking {
+  ThpState state = ThpState::kUnknown;
+  double share = -1;  // AnonHugePages bytes over the buffer's bytes (at most 1); -1 when unknown
+};
+
 class Buffer {
  public:
   Buffer() = default;
@@ -43,7 +51,8 @@ class Buffer {
   const Placement& placement() const noexcept { return placement_; }
   bool huge_page_advice_taken() const noexcept { return madvised_; }
   // Reads /proc/self/smaps now: call after the buffer was written.
-  ThpState thp() const;
+  ThpBacking thp_backing() const;
+  ThpState thp() const { return thp_backing().state; }
   std::int64_t anon_huge_bytes() const;  // -1 if unknown
 
  private:

@@ -132,7 +132,7 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
       "llc_hwloc_bytes", "mem_bytes", "os_kernel", "hypervisor", "thp_mode", "governor", "compiler", "cxx_flags", "git_commit",
       "kvbench_version", "benchmark", "model", "layout", "dtype", "layers", "q_heads",
       "kv_heads", "head_dim", "context", "window", "batch", "threads", "pin", "pu_list",
-      "placement", "thp", "cache_state", "ws_level", "aggregate", "repetition", "iterations",
+      "placement", "thp", "thp_share", "cache_state", "ws_level", "aggregate", "repetition", "iterations",
       "ns_per_step", "tokens_per_s", "bytes_read", "bytes_written", "flops", "gbps", "gflops",
       "ai_flop_per_byte", "working_set_bytes", "ws_over_llc", "ceiling_gbps", "pct_of_ceiling",
       "ceiling_before_gbps", "ceiling_after_gbps", "core_before_gflops", "core_after_gflops",
@@ -167,6 +167,12 @@ TEST_F(KvbenchBinary, CiSmokeWritesEveryRequiredColumnAndValidRows) {
     }
     ++decode_rows;
     ++per_aggregate[row.at("aggregate")];
+    // The cache was written before the row: smaps knows it, and the share agrees with thp.
+    ASSERT_NE(row.at("thp"), "unknown");
+    const double thp_share = std::stod(row.at("thp_share"));
+    EXPECT_GE(thp_share, 0.0);
+    EXPECT_LE(thp_share, 1.0);
+    EXPECT_EQ(thp_share > 0, row.at("thp") == "yes") << row.at("thp_share");
     // Not bracketed (no --ceiling-bracket): the bracket columns exist and stay empty.
     EXPECT_EQ(row.at("ceiling_before_gbps"), "");
     EXPECT_EQ(row.at("ceiling_after_gbps"), "");

@@ -120,8 +120,9 @@ TEST(CsvWriter, SchemaColumnsInDocumentedOrder) {
   // 57 + block_size, block_order, seq_lens, query_tokens, sliding_pattern, ceiling_before_gbps,
   // ceiling_after_gbps, cpu_signature, llc_source, llc_hwloc_bytes, core_before_gflops,
   // core_after_gflops, core_slowest_pct, core_slowest_pu, barrier_before_ns, barrier_after_ns,
-  // barrier_wait_pct, barrier_slowest_pu, barrier_slowest_pct
-  EXPECT_EQ(c.size(), 76u);
+  // barrier_wait_pct, barrier_slowest_pu, barrier_slowest_pct, thp_share
+  EXPECT_EQ(c.size(), 77u);
+  EXPECT_EQ(*(std::find(c.begin(), c.end(), "thp") + 1), "thp_share");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "llc_bytes") + 1), "llc_source");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "llc_source") + 1), "llc_hwloc_bytes");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "cpu_model") + 1), "cpu_signature");

@@ -32,6 +32,29 @@ TEST(Buffer, PageAlignedWritableAndReportsThp) {
   if (s == ThpState::kYes) {
     EXPECT_GT(b.anon_huge_bytes(), 0);
   }
+  const ThpBacking backing = b.thp_backing();
+  EXPECT_EQ(backing.state, s);
+  EXPECT_GE(backing.share, 0.0);
+  EXPECT_LE(backing.share, 1.0);
+  EXPECT_EQ(backing.share > 0, s == ThpState::kYes);
+}
+
+// The share counts huge pages over the whole buffer: touching a quarter of it can back at most
+// that quarter (plus the one 2 MiB page a VMA reaching past the buffer may add).
+TEST(Buffer, ThpShareCountsOnlyTheTouchedPart) {
+  auto topo = Topology::discover();
+  const std::size_t bytes = 32u << 20;
+  Buffer b(*topo, bytes, parse_placement("first_touch"));
+  std::memset(b.data(), 1, bytes / 4);
+  const ThpBacking quarter = b.thp_backing();
+  ASSERT_NE(quarter.state, ThpState::kUnknown);
+  EXPECT_LE(quarter.share, 0.25 + (2.0 * (1 << 20)) / bytes);
+  std::memset(b.data(), 1, bytes);
+  const ThpBacking whole = b.thp_backing();
+  EXPECT_GE(whole.share, quarter.share);
+  if (quarter.state == ThpState::kYes) {
+    EXPECT_GT(whole.share, 0.25 + (2.0 * (1 << 20)) / bytes);
+  }
 }
 
 TEST(Buffer, BindAndInterleaveOnNodeZero) {
