@@ -98,11 +98,13 @@ KVB_BF16_TARGET inline void convert_rows(const float* src, std::int64_t src_stri
 }
 
 // A token's cached rows of one set at a head_dim known at compile time, so the pairs unroll and
-// nothing but the rows count stays a loop. Returns the fold of (code << 1). Out of line, one call
-// per set: that shape took the fp16 token encoder to its fastest (kernels/row_encode.cc).
+// nothing but the rows count stays a loop. Returns whether a code is +-0 (then the caller writes
+// the pairs holding a subnormal input again). Out of line, one call per set, called straight from
+// encode_bf16_token_avx512: that shape took the fp16 token encoder to its fastest
+// (kernels/row_encode.cc).
 template <std::int32_t kD>
-KVB_BF16_TARGET __attribute__((noinline)) __m512i convert_token_rows(const float* src, std::uint16_t* dst,
-                                                                     std::int64_t dst_stride, std::int64_t rows) {
+KVB_BF16_TARGET __attribute__((noinline)) bool convert_token_rows(const float* src, std::uint16_t* dst,
+                                                                  std::int64_t dst_stride, std::int64_t rows) {
   __m512i low = _mm512_set1_epi16(-1);
   for (std::int64_t r = 0; r < rows; ++r, src += kD, dst += dst_stride) {
 #pragma GCC unroll 8
@@ -112,20 +114,7 @@ KVB_BF16_TARGET __attribute__((noinline)) __m512i convert_token_rows(const float
       low = _mm512_min_epu16(low, _mm512_slli_epi16(codes, 1));
     }
   }
-  return low;
-}
-
-// A token's K and V rows at head_dim kD with cached stores, pairs holding a subnormal input
-// written again as encode_sets does.
-template <std::int32_t kD>
-KVB_BF16_TARGET __attribute__((noinline)) void encode_token_cached(const float* k_src, std::uint16_t* k_dst,
-                                                                   const float* v_src, std::uint16_t* v_dst,
-                                                                   std::int64_t dst_stride, std::int64_t rows) {
-  const __m512i low = _mm512_min_epu16(convert_token_rows<kD>(k_src, k_dst, dst_stride, rows),
-                                       convert_token_rows<kD>(v_src, v_dst, dst_stride, rows));
-  if (_mm512_testn_epi16_mask(low, low) == 0) return;
-  rewrite_subnormal_pairs(k_src, kD, k_dst, dst_stride, rows, kD);
-  rewrite_subnormal_pairs(v_src, kD, v_dst, dst_stride, rows, kD);
+  return _mm512_testn_epi16_mask(low, low) != 0;
 }
 
 // `sets` sets of rows (one, or a token's K and V), converted with one check for +-0 codes at the
@@ -217,12 +206,22 @@ std::int32_t encode_bf16_token_avx512(const float* k_src, std::uint16_t* k_dst, 
                                       std::int32_t d, bool stream) noexcept {
   if (rows < 1 || rows > kMaxRows) return 0;
 #if KVB_AVX512BF16_X86
-  // The model head dims, unrolled (a switch rather than a lambda over them: see the fp16 token
-  // encoder in kernels/row_encode.cc for what a lambda's captures cost these store-heavy calls).
+  // The model head dims, unrolled, picked by a conditional rather than a lambda over them: see the
+  // fp16 token encoder in kernels/row_encode.cc for what a lambda's captures cost these
+  // store-heavy calls.
   if (!stream && (d == 64 || d == 128 || d == 256) && avx512_bf16_enabled()) {
-    if (d == 64) encode_token_cached<64>(k_src, k_dst, v_src, v_dst, dst_stride, rows);
-    else if (d == 128) encode_token_cached<128>(k_src, k_dst, v_src, v_dst, dst_stride, rows);
-    else encode_token_cached<256>(k_src, k_dst, v_src, v_dst, dst_stride, rows);
+    // Both sets always convert (`|`, not `||`).
+    const bool zero =
+        d == 64    ? convert_token_rows<64>(k_src, k_dst, dst_stride, rows) |
+                         convert_token_rows<64>(v_src, v_dst, dst_stride, rows)
+        : d == 128 ? convert_token_rows<128>(k_src, k_dst, dst_stride, rows) |
+                         convert_token_rows<128>(v_src, v_dst, dst_stride, rows)
+                   : convert_token_rows<256>(k_src, k_dst, dst_stride, rows) |
+                         convert_token_rows<256>(v_src, v_dst, dst_stride, rows);
+    if (zero) {
+      rewrite_subnormal_pairs(k_src, d, k_dst, dst_stride, rows, d);
+      rewrite_subnormal_pairs(v_src, d, v_dst, dst_stride, rows, d);
+    }
     return d;
   }
 #endif
