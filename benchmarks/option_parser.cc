@@ -47,7 +47,14 @@ void store_config_file(const std::string& path, const po::options_description& d
 void parse_layered(const std::vector<std::string>& args, const po::options_description& desc,
                    po::variables_map* vm, const std::string& model) {
   try {
-    po::store(po::command_line_parser(args).options(desc).run(), *vm);
+    const po::parsed_options parsed = po::command_line_parser(args).options(desc).run();
+    // Without a positional description, store() drops bare words silently: "run run ..." or
+    // "--context 5 6" would run without a word of what was meant.
+    for (const po::option& o : parsed.options)
+      if (o.position_key >= 0)
+        throw UsageError("unexpected argument '" + (o.original_tokens.empty() ? std::string() : o.original_tokens[0]) +
+                         "': every setting is an option (--name value); separate list values with commas");
+    po::store(parsed, *vm);
   } catch (const po::unknown_option& e) {
     throw_unknown(e, desc, "");
   } catch (const po::error& e) {

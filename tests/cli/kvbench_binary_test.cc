@@ -696,6 +696,7 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
        "PU 4095 in pin list pus:4095 does not exist", true},
       // ab refuses its own bad options before its LLC probe and any run; a run's bad option ends
       // it at the first run, naming that run's log and its error.
+      {"run run --config ci-smoke", "unexpected argument 'run'", true},
       {"ab -- --config ci-smoke", "needs --dir", true},
       {"ab --dir d --rouns 3 -- --config ci-smoke", "did you mean '--rounds'", true},
       {"ab --dir d --rounds 1 -- --config ci-smoke", "at least 2 are needed", true},

@@ -98,6 +98,20 @@ TEST_F(OptionParsingTest, UnknownOptionOnCommandLineNamesSuggestion) {
   }
 }
 
+TEST_F(OptionParsingTest, BareWordIsRefusedNotDropped) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", "--model", "qwen3-0.6b"}, {"--model", "qwen3-0.6b", "--context", "5", "6"}}) {
+    try {
+      parse(args);
+      FAIL() << "no error for " << args.back();
+    } catch (const UsageError& e) {
+      const std::string what = e.what();
+      const std::string word = args.front() == "run" ? "'run'" : "'6'";
+      EXPECT_NE(what.find("unexpected argument " + word), std::string::npos) << what;
+    }
+  }
+}
+
 TEST_F(OptionParsingTest, UnknownOptionInFileNamesFileAndSuggestion) {
   const std::string cfg = write_file("bad.ini", "kv-head = 8\n");
   try {
