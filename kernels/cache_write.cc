@@ -88,7 +88,9 @@ Status append_token_heads(const CacheView& cache, std::int32_t layer, std::int64
     // KV head). Zen 5 guest, kvbench append, 32 layers, 1000 positions, 1 thread, time over the
     // token call through encode_token (6 alternating rounds): one KV head 0.755x, two 0.80x,
     // eight 0.92x; that call over main's per-set calls (8 rounds): 0.73x, 0.83x, 0.85x
-    // (results/epyc-zen5-2c-kvm-508m/bf16-token/).
+    // (results/epyc-zen5-2c-kvm-508m/bf16-token/). Its rows at head_dim 64/128/256 unrolled, one
+    // call per set: 0.82x / 0.80x / 0.89x warm, 0.57x / 0.60x / 0.72x at fresh slots (8 rounds;
+    // EMR host: one KV head 0.89-0.91x, eight at fresh slots 1.085x; */bf16-token-unrolled/).
     const SlotRows key = slot_rows(cache, layer, position, KV::kKey, first_head, k + first);
     const SlotRows value = slot_rows(cache, layer, position, KV::kValue, first_head, v + first);
     if (detail::encode_bf16_token_avx512(key.src, static_cast<std::uint16_t*>(key.dst), value.src,

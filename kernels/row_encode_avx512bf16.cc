@@ -100,8 +100,9 @@ KVB_BF16_TARGET inline void convert_rows(const float* src, std::int64_t src_stri
 // A token's cached rows of one set at a head_dim known at compile time, so the pairs unroll and
 // nothing but the rows count stays a loop. Returns whether a code is +-0 (then the caller writes
 // the pairs holding a subnormal input again). Out of line, one call per set, called straight from
-// encode_bf16_token_avx512: that shape took the fp16 token encoder to its fastest
-// (kernels/row_encode.cc).
+// encode_bf16_token_avx512: one more frame between them, taking each set's fold vector back,
+// held one KV head's append at fresh slots at 2.7x its memcpy (1.3x this way; Zen 5 guest,
+// results/epyc-zen5-2c-kvm-508m/bf16-token-unrolled/).
 template <std::int32_t kD>
 KVB_BF16_TARGET __attribute__((noinline)) bool convert_token_rows(const float* src, std::uint16_t* dst,
                                                                   std::int64_t dst_stride, std::int64_t rows) {
