@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "analysis/display_order.h"
+#include "analysis/huge_pages.h"
 #include "analysis/peer_comparison.h"
 #include "analysis/run_ceilings.h"
 
@@ -376,11 +377,15 @@ EfficiencyTargets evaluate_targets(const MachineResults& m) {
     line.ceilings_apart += apart;
     line.ceiling_beaten += beaten;
     line.core_slowed += slowed;
+    // Part of a buffer on 4 KiB pages slows its row, as a slowed core does (a ratio either way).
+    const bool short_of_huge_pages =
+        !huge_page_note(*s.row).empty() || (s.partner && !huge_page_note(*s.partner).empty());
+    line.short_of_huge_pages += short_of_huge_pages;
     if (th.met_by(*s.value)) {
       ++line.met;
-      line.met_doubted += apart || beaten || (slowed && s.partner);
+      line.met_doubted += apart || beaten || ((slowed || short_of_huge_pages) && s.partner);
     } else {
-      line.missed_doubted += slowed;
+      line.missed_doubted += slowed || short_of_huge_pages;
     }
     if (s.fastest) {
       ++line.with_fastest;

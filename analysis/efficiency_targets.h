@@ -70,6 +70,8 @@ struct TargetLine {
   int ceiling_beaten = 0;    // DRAM/LLC rows above (1 + kCeilingDriftFlag) x their own read ceiling
   int core_slowed = 0;       // measured rows (pairs: either row) whose core bracket fell that far
                              // below their run's FMA ceiling (RunCeilings::core_slowed_note)
+  int short_of_huge_pages = 0;  // measured rows (pairs: either row) only partly on huge pages
+                                // (huge_page_note); their time is the kernel's plus TLB misses
   int met_doubted = 0;       // rows meeting the threshold only on evidence the run doubts
   int missed_doubted = 0;    // rows missing it only on evidence the run doubts
   std::optional<double> worst, best;  // furthest from / closest to the threshold (peers: lowest / highest)

@@ -18,6 +18,7 @@
 #include "analysis/efficiency_targets.h"
 #include "analysis/gnuplot_figure.h"
 #include "analysis/headline.h"
+#include "analysis/huge_pages.h"
 #include "analysis/input_error.h"
 #include "analysis/knee_detection.h"
 #include "analysis/machine_results.h"
@@ -278,13 +279,15 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
 std::string headline_value(const HeadlinePoint& p) { return p.gbps ? format_number(*p.gbps, 4) : "not run"; }
 
 // How far a measured row can be trusted, as the tables print it after the row's value: its own
-// ceiling moved while it ran, its workers' cores ran slow, the host moved their vCPUs, or they
-// waited at the barriers for one of them. "" for a row with none of these.
+// ceiling moved while it ran, its workers' cores ran slow, the host moved their vCPUs, they
+// waited at the barriers for one of them, or its buffer was only partly on huge pages. "" for a
+// row with none of these.
 std::string trust_notes(const ResultRow& r, const RunCeilings& ceilings) {
   std::string s;
   for (const std::string& note :
        {ceiling_moved_note(r), ceilings.core_slowed_note(r),
-        barrier_moved_note(r.num(Col::barrier_before_ns), r.num(Col::barrier_after_ns)), barrier_wait_note(r)}) {
+        barrier_moved_note(r.num(Col::barrier_before_ns), r.num(Col::barrier_after_ns)), barrier_wait_note(r),
+        huge_page_note(r)}) {
     if (!note.empty()) s += " (" + note + ")";
   }
   return s;
@@ -382,7 +385,7 @@ void headline_section(std::ostream& md, const std::vector<MachineResults>& ms) {
            "streaming row is empty). kvbench/peer = peer time / "
         "kvbench time for peer rows of the same dtype, shape, context and threads (> 1: kvbench faster). A "
         "percentage carries its row's notes, as in the tables below: \"ceiling moved\", \"core at N% of its FMA "
-        "ceiling\", \"barrier crossing moved\", \"workers waited N% at barriers\".\n\n";
+        "ceiling\", \"barrier crossing moved\", \"workers waited N% at barriers\", \"N% on huge pages\".\n\n";
   std::vector<Headline> headlines;
   for (const auto& m : ms) headlines.push_back(build_headline(m));
   if (ms.size() > 1) {
@@ -488,6 +491,7 @@ std::string worst_case(const TargetLine& l, const RunCeilings& ceilings) {
     if (const std::string apart = pair_ceilings_note(*r, *l.worst_partner); !apart.empty()) s += " (" + apart + ")";
   }
   if (const std::string slowed = ceilings.core_slowed_note(*r); !slowed.empty()) s += " (" + slowed + ")";
+  if (const std::string huge = huge_page_note(*r); !huge.empty()) s += " (" + huge + ")";
   if (l.worst_partner) {
     if (const std::string slowed = ceilings.core_slowed_note(*l.worst_partner); !slowed.empty()) {
       s += " (its partner's " + slowed + ")";
@@ -557,7 +561,12 @@ std::string target_verdict(const TargetLine& l) {
     case Verdict::kUnsettled:
       s += l.met == l.measured ? " (every row meets it, but not every row can be trusted)"
                                : " (" + std::to_string(l.measured - l.met) + " of " + std::to_string(l.measured) +
-                                     " rows miss it, each with a core that ran slow)";
+                                     " rows miss it, each with " +
+                                     (l.short_of_huge_pages == 0 ? "a core that ran slow"
+                                      : l.core_slowed == 0       ? "a buffer only partly on huge pages"
+                                                                 : "a core that ran slow or a buffer only partly on "
+                                                                   "huge pages") +
+                                     ")";
       break;
     default: break;
   }
@@ -582,6 +591,12 @@ std::string target_verdict(const TargetLine& l) {
     s += "; " + std::to_string(l.core_slowed) + " of " + std::to_string(l.measured) + (pairs ? " pair" : " row") +
          (l.measured == 1 ? "" : "s") + (pairs ? " with a row" : "") + " whose core ran more than " +
          format_number(100 * kCeilingDriftFlag, 2) + "% below its FMA ceiling";
+  }
+  if (l.short_of_huge_pages > 0) {
+    const bool pairs = l.worst_partner != nullptr;
+    s += "; " + std::to_string(l.short_of_huge_pages) + " of " + std::to_string(l.measured) +
+         (pairs ? " pair" : " row") + (l.measured == 1 ? "" : "s") + (pairs ? " with a buffer" : "") +
+         " only partly on huge pages (their time includes TLB misses)";
   }
   if (l.beyond_peak > 0 && l.peak_bound) {
     s += "; " + std::to_string(l.beyond_peak) + " of " + std::to_string(l.measured) + " row" +
@@ -754,7 +769,11 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms,
         "per-layer barriers says \"workers waited N% at barriers\" (`barrier_wait_pct`): one worker ran slower "
         "than the others (descheduled by the host, a slower or shared core), so the row's time is that "
         "worker's, and how much of the waiting was for the worker on one PU, the one the others waited for most "
-        "(`barrier_slowest_pct`, `barrier_slowest_pu`); informational, it changes no verdict. DRAM and LLC lines also "
+        "(`barrier_slowest_pct`, `barrier_slowest_pu`); informational, it changes no verdict. A row whose buffer "
+        "transparent huge pages backed only in part where the OS offered them (`thp_share` below 99% with "
+        "`thp_mode` always or madvise) says \"N% on huge pages\": the rest sat on 4 KiB pages, so its time "
+        "includes TLB misses (a kernel short of free 2 MiB pages); like a slowed core it can keep a line from "
+        "failing but never make it fail. DRAM and LLC lines also "
         "give the rows' fastest repetitions against the same ceilings, "
         "since a ceiling is its own best repetition (as STREAM reports it); the verdict stays on the medians. "
         "Prefill stores (informational) holds the same prefill rows' written bytes alone to the streaming-store "

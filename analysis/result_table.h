@@ -21,7 +21,8 @@ inline constexpr int kSchemaVersion = 1;
   X(compiler, Text) X(kvbench_version, Text) X(benchmark, Text) X(model, Text)           \
   X(layout, Text) X(dtype, Text) X(layers, Int) X(q_heads, Int) X(kv_heads, Int)         \
   X(head_dim, Int) X(context, Int) X(window, Int) X(batch, Int) X(threads, Int)          \
-  X(pin, Text) X(placement, Text) X(cache_state, Text) X(ws_level, Text)                 \
+  X(pin, Text) X(placement, Text) X(thp_mode, Text) X(thp_share, Float)                  \
+  X(cache_state, Text) X(ws_level, Text)                                                 \
   X(aggregate, Text) X(repetition, Int) X(ns_per_step, Float) X(tokens_per_s, Float)     \
   X(bytes_read, Int) X(bytes_written, Int) X(flops, Int) X(gbps, Float) X(gflops, Float) \
   X(ai_flop_per_byte, Float) X(working_set_bytes, Int) X(ceiling_gbps, Float)            \
@@ -57,7 +58,8 @@ inline constexpr Col kConfigColumns[] = {
 
 // Columns added to schema version 1 later (the variant axes, the ceiling and core brackets, the
 // CPU signature, the LLC's source, the barrier wait and crossing brackets, the core bracket's
-// slowest worker): a file without them reads them as empty, so older version-1 files still load.
+// slowest worker, the huge-page share; and thp_mode, read since then): a file without them reads
+// them as empty, so older version-1 files still load.
 inline constexpr Col kOptionalColumns[] = {Col::block_size,          Col::block_order,
                                            Col::seq_lens,            Col::query_tokens,
                                            Col::sliding_pattern,     Col::ceiling_before_gbps,
@@ -67,7 +69,8 @@ inline constexpr Col kOptionalColumns[] = {Col::block_size,          Col::block_
                                            Col::barrier_wait_pct,    Col::barrier_slowest_pu,
                                            Col::barrier_slowest_pct, Col::barrier_before_ns,
                                            Col::barrier_after_ns,    Col::core_slowest_pct,
-                                           Col::core_slowest_pu};
+                                           Col::core_slowest_pu,     Col::thp_mode,
+                                           Col::thp_share};
 
 // One CSV row. Numeric fields are parsed at load time; an empty field is "not measured".
 struct ResultRow {

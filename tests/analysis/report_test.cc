@@ -526,6 +526,40 @@ TEST(ReportCommand, MovedCeilingBracketIsFlagged) {
   EXPECT_NE(md.find("(ceiling moved -20%) |"), md.rfind("(ceiling moved -20%) |")) << "per-configuration cell";
 }
 
+// A row whose buffer huge pages backed only in part, where the OS offered them, is named in its
+// target line and beside its value; a whole share, or an OS without them, says nothing.
+TEST(ReportCommand, RowsOnlyPartlyOnHugePagesAreNamed) {
+  SyntheticMachine a;
+  const auto report_with = [&](const std::string& name, const std::string& share, const std::string& mode,
+                               const std::string& ns = "2000000") {
+    testing::CsvFields prefill = bracketed_prefill(a, "100", "100");
+    prefill["ns_per_step"] = ns;
+    prefill["thp"] = "yes";
+    prefill["thp_share"] = share;
+    prefill["thp_mode"] = mode;
+    return report_of(testing::scratch_dir("Report.HugePages" + name),
+                     {prefill, target_row(a, "ceiling_copy", "", 8, 1e6, 50e6, "DRAM", true)}, {"thp_share"});
+  };
+  const std::string partly = report_with("Partly", "0.437", "madvise");
+  EXPECT_NE(partly.find("ctx 4096 (43% on huge pages) |"), std::string::npos) << partly.substr(0, 4000);
+  EXPECT_NE(partly.find("| met; 1 of 1 row only partly on huge pages (their time includes TLB misses) |"),
+            std::string::npos)
+      << partly.substr(0, 4000);
+  EXPECT_NE(partly.find("(43% on huge pages) |"), partly.rfind("(43% on huge pages) |")) << "per-configuration cell";
+  // Below the threshold, such a row cannot fail its line: the shortfall may be the TLB's.
+  const std::string slower = report_with("Slower", "0.437", "madvise", "2500000");
+  EXPECT_NE(slower.find("| 72.0% | >= 85.0% | **unsettled** (1 of 1 rows miss it, each with a buffer only partly on "
+                        "huge pages); 1 of 1 row only partly on huge pages (their time includes TLB misses) |"),
+            std::string::npos)
+      << slower.substr(0, 4000);
+  for (const auto& [name, share, mode] : {std::tuple<std::string, std::string, std::string>{"Whole", "1.000", "madvise"},
+                                          {"NotOffered", "0.000", "never"}, {"Unknown", "", "always"}}) {
+    const std::string md = report_with(name, share, mode);
+    EXPECT_EQ(md.find("% on huge pages)"), std::string::npos) << name << "\n" << md.substr(0, 4000);
+    EXPECT_EQ(md.find("only partly on huge pages (their"), std::string::npos) << name;
+  }
+}
+
 // A bracketed row of 2 workers whose crossing of the per-layer barrier before and after it lies
 // more than 2x apart says so beside its value; one within 2x does not.
 TEST(ReportCommand, MovedBarrierBracketIsNoted) {
