@@ -109,16 +109,6 @@ Status append_token_heads(const CacheView& cache, std::int32_t layer, std::int64
                                          ? geo.scale_index(layer, KV::kKey, 1, position) -
                                                geo.scale_index(layer, KV::kKey, 0, position)
                                          : 1;  // the same for K and V
-  if (s.dtype == DType::kI8 && !stream && heads <= 2) {
-    // Straight to the int8 token encoder, past encode_token's and EncodeToken's frames, as fp16's
-    // rows go: the one group of four rows' scale chain is the whole cost of such a slot.
-    const SlotRows key = slot_rows(cache, layer, position, KV::kKey, first_head, k + first);
-    const SlotRows value = slot_rows(cache, layer, position, KV::kValue, first_head, v + first);
-    if (encode_i8_token(key.src, static_cast<std::int8_t*>(key.dst), key.scales, value.src,
-                        static_cast<std::int8_t*>(value.dst), value.scales, geo.head_stride(), scale_stride, heads,
-                        s.head_dim) == heads)
-      return Status::kOk;
-  }
   encode_token(slot_rows(cache, layer, position, KV::kKey, first_head, k + first),
                slot_rows(cache, layer, position, KV::kValue, first_head, v + first), geo.head_stride(), heads,
                s.head_dim, s.dtype, scale_stride, stream);
