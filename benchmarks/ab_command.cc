@@ -6,7 +6,9 @@
 // the same --llc, decided once here: measured in each run, the knee can cross a power of two
 // between the arms and their `--context auto` rows would not match. A build from before --llc
 // (main dbd082a and older) sizes everything from hwloc's LLC and refuses the option; against one,
-// the other arm's runs get --llc hwloc, so both still size and label from one LLC.
+// the other arm's runs get --llc hwloc, so both still size and label from one LLC. An arm may be
+// several builds of one source at other code addresses (KVBENCH_LAYOUT_SHIFT), run in turn: where
+// placement alone moves a row, one pair of builds cannot tell the change from it.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -46,7 +48,9 @@ namespace {
 
 struct Arm {
   std::string name;  // base, new
-  std::string binary;
+  // Its kvbench binaries: one, or builds of one source whose code lies at different addresses
+  // (KVBENCH_LAYOUT_SHIFT), taken in turn, round r the ((r - 1) % size)-th.
+  std::vector<std::string> binaries;
   std::vector<std::string> args;  // run options of this arm only
   std::vector<std::string> env;   // NAME=VALUE set for this arm's runs
 };
@@ -113,8 +117,8 @@ int run_process(std::vector<std::string> argv, std::vector<std::string> env, con
 
 // Whether `binary run` takes --llc, from its `run --help` (written to `scratch`, then removed).
 // A help that fails to run says nothing: the arm's first run will name its own problem.
-bool run_takes_llc(const Arm& a, const fs::path& scratch) {
-  const int rc = run_process({a.binary, "run", "--help"}, child_environment(a.env), scratch.string());
+bool run_takes_llc(const Arm& a, const std::string& binary, const fs::path& scratch) {
+  const int rc = run_process({binary, "run", "--help"}, child_environment(a.env), scratch.string());
   std::ifstream in(scratch);
   const std::string help((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   in.close();
@@ -168,7 +172,8 @@ int ab_main(const std::vector<std::string>& all_args) {
       "kvbench ab: two arms in alternating rounds on this machine, then kvbench compare in rounds mode\n\n"
       "Usage: kvbench ab --dir DIR [arm options] -- <kvbench run options both arms share>\n"
       "  e.g. kvbench ab --dir ab-pf --new-args '--sw-prefetch none' -- --model qwen3-0.6b --context auto\n"
-      "       kvbench ab --dir ab-build --base ./kvbench-main --new build/kvbench -- --config ci-smoke\n\n"
+      "       kvbench ab --dir ab-build --base ./kvbench-main --new build/kvbench -- --config ci-smoke\n"
+      "       kvbench ab --dir ab-layout --base main/b0/kvbench,main/b64/kvbench --new b0/kvbench,b64/kvbench -- ...\n\n"
       "Round r runs base then new (odd r) or new then base (even r), each a kvbench run into\n"
       "DIR/<arm>-<r>.csv (its output in DIR/<arm>-<r>.log); DIR/commands.txt lists every command,\n"
       "DIR/compare.md the verdict. Every run gets the --llc decided once before the first, unless\n"
@@ -178,8 +183,10 @@ int ab_main(const std::vector<std::string>& all_args) {
       "default, in a kernel row: the ceiling_* rows measure the machine both arms share)");
   desc.add_options()("help,h", "this help")
       ("dir", po::value<std::string>(), "folder for the runs' CSVs, logs and the comparison (new or empty)")
-      ("base", po::value<std::string>(), "the base arm's kvbench binary (default: this one)")
-      ("new", po::value<std::string>(), "the new arm's kvbench binary (default: this one)")
+      ("base", po::value<std::string>(), "the base arm's kvbench binary (default: this one), or a comma-separated "
+       "list of builds of one source with their code at different addresses (cmake -DKVBENCH_LAYOUT_SHIFT=64, "
+       "128, ...), run in turn: round r runs the ((r - 1) mod n)-th")
+      ("new", po::value<std::string>(), "the new arm's kvbench binary or binaries, as --base (default: this one)")
       ("base-args", po::value<std::string>()->default_value(""), "run options of the base arm only (one string)")
       ("new-args", po::value<std::string>()->default_value(""), "run options of the new arm only (one string)")
       ("base-env", po::value<std::string>()->default_value(""), "NAME=VALUE[,...] set for the base arm's runs")
@@ -221,9 +228,12 @@ int ab_main(const std::vector<std::string>& all_args) {
   for (std::size_t i = 0; i < 2; ++i) {
     Arm& a = arms[i];
     a.name = i == 0 ? "base" : "new";
-    a.binary = vm.count(a.name) ? vm[a.name].as<std::string>() : self;
-    if (::access(a.binary.c_str(), X_OK) != 0)
-      throw UsageError("--" + a.name + " '" + a.binary + "' is not an executable file");
+    a.binaries = vm.count(a.name) ? split_list(vm[a.name].as<std::string>(), "--" + a.name)
+                                  : std::vector<std::string>{self};
+    for (const std::string& binary : a.binaries) {
+      if (::access(binary.c_str(), X_OK) != 0)
+        throw UsageError("--" + a.name + " '" + binary + "' is not an executable file");
+    }
     a.args = po::split_unix(vm[a.name + "-args"].as<std::string>());
     a.env = env_list(vm[a.name + "-env"].as<std::string>(), a.name + "-env");
   }
@@ -237,9 +247,15 @@ int ab_main(const std::vector<std::string>& all_args) {
   fs::create_directories(dir);
   bool takes_llc[2];
   for (std::size_t i = 0; i < 2; ++i) {
-    takes_llc[i] = run_takes_llc(arms[i], dir / (arms[i].name + "-run-help.txt"));
-    if (!takes_llc[i] && (names_option(common, "--llc") || names_option(arms[i].args, "--llc")))
-      throw UsageError("--" + arms[i].name + " '" + arms[i].binary + "' takes no --llc (a build from before "
+    const Arm& a = arms[i];
+    takes_llc[i] = run_takes_llc(a, a.binaries.front(), dir / (a.name + "-run-help.txt"));
+    for (std::size_t b = 1; b < a.binaries.size(); ++b) {
+      if (run_takes_llc(a, a.binaries[b], dir / (a.name + "-run-help.txt")) != takes_llc[i])
+        throw UsageError("--" + a.name + ": '" + a.binaries.front() + "' and '" + a.binaries[b] +
+                         "' differ in whether their run takes --llc: an arm's binaries must be builds of one source");
+    }
+    if (!takes_llc[i] && (names_option(common, "--llc") || names_option(a.args, "--llc")))
+      throw UsageError("--" + a.name + " '" + a.binaries.front() + "' takes no --llc (a build from before "
                        "the option, sized from hwloc's LLC): leave --llc out, and the other arm's runs get "
                        "--llc hwloc");
   }
@@ -256,7 +272,7 @@ int ab_main(const std::vector<std::string>& all_args) {
       for (std::size_t i = 0; i < 2; ++i)
         if (!takes_llc[i])
           std::fprintf(stderr, "kvbench: ab: %s takes no --llc (a build from before it): it sizes from hwloc's LLC\n",
-                       arms[i].binary.c_str());
+                       arms[i].binaries.front().c_str());
       for (std::size_t i = 0; i < 2; ++i) {
         if (!takes_llc[i]) continue;
         arms[i].args.insert(arms[i].args.begin(), {"--llc", "hwloc"});
@@ -279,7 +295,7 @@ int ab_main(const std::vector<std::string>& all_args) {
     for (int k = 0; k < 2; ++k) {
       const Arm& a = arms[static_cast<std::size_t>(r % 2 == 1 ? k : 1 - k)];
       const std::string stem = (dir / (a.name + "-" + std::to_string(r))).string();
-      std::vector<std::string> argv = {a.binary, "run"};
+      std::vector<std::string> argv = {a.binaries[static_cast<std::size_t>(r - 1) % a.binaries.size()], "run"};
       argv.insert(argv.end(), shared.begin(), shared.end());
       argv.insert(argv.end(), a.args.begin(), a.args.end());
       argv.insert(argv.end(), {"--out", stem + ".csv"});

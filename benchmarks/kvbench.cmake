@@ -32,6 +32,9 @@ target_link_libraries(kvbench_cli PUBLIC kvbench_harness kvbench_kernels benchma
                       Boost::program_options kvbench_fccp)
 
 add_executable(kvbench ${_kvb_cli_dir}/kvbench_main.cc)
+if(KVBENCH_LAYOUT_SHIFT GREATER 0)
+  target_compile_definitions(kvbench PRIVATE KVBENCH_LAYOUT_SHIFT=${KVBENCH_LAYOUT_SHIFT})
+endif()
 target_link_libraries(kvbench PRIVATE kvbench_cli)
 # build/kvbench: the path the README's commands use.
 set_target_properties(kvbench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})

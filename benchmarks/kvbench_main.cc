@@ -17,6 +17,14 @@
 #include "analysis/report_command.h"
 #endif
 
+#if defined(KVBENCH_LAYOUT_SHIFT) && KVBENCH_LAYOUT_SHIFT > 0
+// KVBENCH_LAYOUT_SHIFT bytes at the start of this file's code, which the linker puts ahead of
+// the libraries' (CMakeLists.txt): every kvbench function at another address, the same code.
+#define KVB_LAYOUT_TEXT(n) #n
+#define KVB_LAYOUT_SKIP(n) KVB_LAYOUT_TEXT(n)
+asm(".pushsection .text\n.balign 64\n.skip " KVB_LAYOUT_SKIP(KVBENCH_LAYOUT_SHIFT) "\n.popsection");
+#endif
+
 namespace {
 
 constexpr const char* kUsage =

@@ -871,6 +871,30 @@ TEST_F(KvbenchBinary, AbAlternatesTheArmsAndComparesTheRounds) {
   EXPECT_EQ(slurp(dir_ / "ab" / "commands.txt"), kept);
 }
 
+// An arm of several binaries (builds of one source at other code addresses) runs them in turn,
+// round r the ((r - 1) mod n)-th; a list with a missing file is refused before anything runs.
+TEST_F(KvbenchBinary, AbRunsAnArmsBinariesInTurn) {
+  const fs::path first = dir_ / "kvbench-a", second = dir_ / "kvbench-b";
+  for (const fs::path& link : {first, second}) fs::create_symlink(kKvbench, link);
+  const std::string options = " --rounds 3 -- --config ci-smoke --benchmarks decode_step --dtype fp32 --context 64 "
+                              "--ceilings none";
+  const Result r = run("ab --dir ab --base '" + first.string() + "," + second.string() + "'" + options);
+  ASSERT_TRUE(r.status == 0 || r.status == 1) << r.out << r.err;
+  std::istringstream commands(slurp(dir_ / "ab" / "commands.txt"));
+  std::string line, order;
+  while (std::getline(commands, line)) {
+    if (line.find(" run ") == std::string::npos) continue;
+    if (line.find("/new-") != std::string::npos) continue;
+    order += line.rfind(first.string() + " run ", 0) == 0 ? "a" : line.rfind(second.string() + " run ", 0) == 0 ? "b" : "?";
+  }
+  EXPECT_EQ(order, "aba");
+  const Result missing = run("ab --dir ab2 --new '" + first.string() + "," + (dir_ / "nowhere").string() + "'" + options);
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("--new '" + (dir_ / "nowhere").string() + "' is not an executable file"), std::string::npos)
+      << missing.err;
+  EXPECT_FALSE(fs::exists(dir_ / "ab2" / "base-1.csv"));
+}
+
 // Against a build from before --llc (its run help does not name it, its runs refuse it and size
 // from hwloc's LLC; here a script around this binary), ab gives the other arm --llc hwloc instead
 // of an --llc for every run, so both size and label from hwloc's LLC; naming --llc for such an
