@@ -763,7 +763,7 @@ HWY_NOINLINE std::int64_t EncodeRowsI8By4(const float* src, std::int64_t src_str
 // request, how many the hardware prefetchers fetched ahead moved with the code's placement (on
 // the Zen 5 guest 1.3-1.4x; results/epyc-zen5-2c-kvm-508m/fresh-layout/). kvbench ab, int8, 4 /
 // 8 / 16 KV heads, 1000 and 4096 positions, 1 thread, each arm at two placements: at fresh slots
-// 0.73-0.93x the time on the Zen 5 guest (8 rounds; 8 KV heads 1.60 -> 1.11x its memcpy) and
+// 0.73-0.93x the time on the Zen 5 guest (8 rounds; 8 KV heads 1.63 -> 1.17x its memcpy) and
 // 0.53-0.82x on the EMR host (6 rounds, 6 of 6 faster); a rewritten slot (warm) 1.04-1.27x and
 // 0.98-1.27x, where it stays below its memcpy's time (results/*/int8-slot-prefetch/). T2 instead of
 // T0 cost as much warm. The prefill's bulk path (EncodeRowsI8By4) and streaming stores need none.
