@@ -658,10 +658,15 @@ HWY_INLINE const Pack4<std::int8_t>* I8By4Packer(std::int64_t d) {
   return pack.usable() && d >= static_cast<std::int64_t>(hn::Lanes(hn::ScalableTag<float>())) ? &pack : nullptr;
 }
 
-// Scales and reciprocals of four rows x[0..3] into scale[0..3] and inv[0..3], where rows from
-// `distinct` on repeat the first ones (x[i] == x[i - distinct]) and are not read again. Returns
-// whether any is special (zero or subnormal). Inlined, so a compile-time d unrolls its loops.
-HWY_INLINE bool I8GroupScales(const float* const* x, int distinct, std::int64_t d, float* scale, float* inv) {
+// Scales and reciprocals of four rows x[0..3], in lanes 0..3 (reciprocal 0 for a zero scale),
+// where rows from `distinct` on repeat the first ones (x[i] == x[i - distinct]) and are not read
+// again; `special`: any scale is zero or subnormal. Inlined, so a compile-time d unrolls its loops
+// and a compile-time `distinct` keeps the maxima in registers.
+struct I8GroupScaleLanes {
+  hn::Vec<hn::Full128<float>> scale, inv;
+  bool special;
+};
+HWY_INLINE I8GroupScaleLanes I8GroupScaleVectors(const float* const* x, int distinct, std::int64_t d) {
   const hn::ScalableTag<float> df;
   const hn::Full128<float> d4;
   const std::int64_t j0 = d / static_cast<std::int64_t>(hn::Lanes(df)) * static_cast<std::int64_t>(hn::Lanes(df));
@@ -669,17 +674,26 @@ HWY_INLINE bool I8GroupScales(const float* const* x, int distinct, std::int64_t 
   for (int i = 0; i < 4; ++i) m[i] = i < distinct ? RowMaxAbsLanes(df, x[i], d) : m[i - distinct];
   auto max4 = Max4(df, m[0], m[1], m[2], m[3]);
   if (j0 < d) {
-    hn::Store(max4, d4, scale);
-    for (int i = 0; i < 4; ++i) scale[i] = TailMaxAbs(x[i], d, scale[i]);
-    max4 = hn::Load(d4, scale);
+    HWY_ALIGN float lanes[4];
+    hn::Store(max4, d4, lanes);
+    for (int i = 0; i < 4; ++i) lanes[i] = TailMaxAbs(x[i], d, lanes[i]);
+    max4 = hn::Load(d4, lanes);
   }
   const auto vscale = hn::Div(max4, hn::Set(d4, 127.0f));
   const auto vinv = hn::Div(hn::Set(d4, 1.0f), vscale);
   const auto zero = hn::Eq(vscale, hn::Zero(d4));
-  hn::StoreU(vscale, d4, scale);
-  hn::StoreU(hn::IfThenZeroElse(zero, vinv), d4, inv);
   const auto kInfinity = hn::Set(d4, std::numeric_limits<float>::infinity());
-  return !hn::AllFalse(d4, hn::Or(zero, hn::Eq(vinv, kInfinity)));  // row_divides, or all zeros
+  return {vscale, hn::IfThenZeroElse(zero, vinv),
+          !hn::AllFalse(d4, hn::Or(zero, hn::Eq(vinv, kInfinity)))};  // row_divides, or all zeros
+}
+
+// The same into scale[0..3] and inv[0..3]; returns `special`.
+HWY_INLINE bool I8GroupScales(const float* const* x, int distinct, std::int64_t d, float* scale, float* inv) {
+  const hn::Full128<float> d4;
+  const I8GroupScaleLanes g = I8GroupScaleVectors(x, distinct, d);
+  hn::StoreU(g.scale, d4, scale);
+  hn::StoreU(g.inv, d4, inv);
+  return g.special;
 }
 
 // Scales of rows [r, r + n) of a call's `rows` (n a multiple of 4, at most kScaleBlock), stored
@@ -800,37 +814,45 @@ HWY_NOINLINE std::int64_t EncodeTokenI8By4(const SlotRows& key, const SlotRows& 
   return r;
 }
 
-// A token's K and V rows when there are at most two of each (one or two KV heads): all of them
-// as one group of four, repeating rows to fill it. Returns the rows of each encoded (all, or 0
-// where the four-row encoder does not serve this head_dim). Before, such rows took one scale
-// chain (reduction, two scalar divisions) and one encoder call each: kvbench `append`, 32 layers,
-// 4096 tokens, int8, 1 thread (Zen 5, three alternating rounds): one KV head 1332-1342 ->
-// 1150-1159 ns (2.90-3.06 -> 2.50-2.58x the memcpy), two 1815-1838 -> 1639-1726 ns. What is left
-// is the scale chain's latency once per layer.
-template <std::int32_t kD>
-HWY_NOINLINE std::int64_t EncodeTokenI8Few(const SlotRows& key, const SlotRows& value, std::int64_t dst_stride,
-                                           std::int64_t rows, std::int32_t head_dim, std::int64_t scale_stride) {
+// Row kLane of a token's group of four (EncodeTokenI8Rows): its scale to *scale_out, its codes
+// with the reciprocal broadcast from the group's vector.
+template <int kLane>
+HWY_INLINE void I8TokenRow(const I8GroupScaleLanes& g, const float* x, std::int8_t* o, float* scale_out,
+                           std::int64_t d, const Pack4<std::int8_t>& pack, typename Pack4<std::int8_t>::Indices idx) {
+  const float scale = hn::GetLane(hn::Broadcast<kLane>(g.scale));
+  *scale_out = scale;
+  I8RowCodes<false>(x, o, d, scale, hn::GetLane(hn::Broadcast<kLane>(g.inv)), g.special, pack, idx, false);
+}
+
+// A token's K and V rows when there are kRows (one or two) of each, i.e. one or two KV heads: all
+// of them as one group of four, repeating rows to fill it. Before, such rows took one scale chain
+// (reduction, two scalar divisions) and one encoder call each: kvbench `append`, 32 layers, 4096
+// tokens, int8, 1 thread (Zen 5, three alternating rounds): one KV head 1332-1342 -> 1150-1159 ns
+// (2.90-3.06 -> 2.50-2.58x the memcpy), two 1815-1838 -> 1639-1726 ns. What is left is the
+// scale chain's latency once per layer, so nothing else may lengthen it: with kRows a run-time
+// count the four maxima went through the stack, and the rows' scales and reciprocals were
+// stored and read back; here they stay in registers.
+template <std::int32_t kD, int kRows>
+HWY_NOINLINE void EncodeTokenI8Rows(const float* k_src, std::int8_t* k_dst, float* k_scales, const float* v_src,
+                                    std::int8_t* v_dst, float* v_scales, std::int64_t dst_stride,
+                                    std::int64_t scale_stride, std::int32_t head_dim,
+                                    const Pack4<std::int8_t>& pack) {
+  static_assert(kRows == 1 || kRows == 2, "one group of four rows");
   const std::int64_t d = kD > 0 ? kD : head_dim;
-  const Pack4<std::int8_t>* pack = I8By4Packer(d);
-  if (pack == nullptr || rows < 1 || rows > 2) return 0;
-  const float* x[4];
-  std::int8_t* o[4];
-  float* sc[4];
-  int n = 0;
-  for (const SlotRows* t : {&key, &value}) {
-    for (std::int64_t r = 0; r < rows; ++r, ++n) {
-      x[n] = t->src + r * d;
-      o[n] = static_cast<std::int8_t*>(t->dst) + r * dst_stride;
-      sc[n] = t->scales + r * scale_stride;
-    }
+  const auto idx = pack.indices();
+  if constexpr (kRows == 1) {
+    const float* const x[4] = {k_src, v_src, k_src, v_src};
+    const I8GroupScaleLanes g = I8GroupScaleVectors(x, 2, d);
+    I8TokenRow<0>(g, k_src, k_dst, k_scales, d, pack, idx);
+    I8TokenRow<1>(g, v_src, v_dst, v_scales, d, pack, idx);
+  } else {
+    const float* const x[4] = {k_src, k_src + d, v_src, v_src + d};
+    const I8GroupScaleLanes g = I8GroupScaleVectors(x, 4, d);
+    I8TokenRow<0>(g, x[0], k_dst, k_scales, d, pack, idx);
+    I8TokenRow<1>(g, x[1], k_dst + dst_stride, k_scales + scale_stride, d, pack, idx);
+    I8TokenRow<2>(g, x[2], v_dst, v_scales, d, pack, idx);
+    I8TokenRow<3>(g, x[3], v_dst + dst_stride, v_scales + scale_stride, d, pack, idx);
   }
-  for (int i = n; i < 4; ++i) x[i] = x[i - n];
-  HWY_ALIGN float scale[4], inv[4];
-  const bool special = I8GroupScales(x, n, d, scale, inv);
-  for (int i = 0; i < n; ++i) *sc[i] = scale[i];
-  const auto idx = pack->indices();
-  for (int i = 0; i < n; ++i) I8RowCodes<false>(x[i], o[i], d, scale[i], inv[i], special, *pack, idx, false);
-  return rows;
 }
 
 #endif
@@ -1058,6 +1080,42 @@ HWY_NOINLINE void EncodeTokenScaled(const SlotRows& key, const SlotRows& value, 
     EncodeRowsOf(t->src, d, t->dst, dst_stride, rows, d, dtype, t->scales, scale_stride, false);
 }
 
+// A token's int8 K and V rows (an append) when there are one or two of each (one or two KV
+// heads), with nothing between append_token and EncodeTokenI8Rows but the dispatch and a switch
+// (as EncodeTokenF16). Returns the rows of each encoded: all, or 0 where the four-row encoder
+// does not serve this head_dim or target, or rows is more than 2.
+std::int64_t EncodeTokenI8(const float* k_src, std::int8_t* k_dst, float* k_scales, const float* v_src,
+                           std::int8_t* v_dst, float* v_scales, std::int64_t dst_stride, std::int64_t scale_stride,
+                           std::int64_t rows, std::int32_t d) {
+#if KVB_HAVE_REDUCE4 && HWY_NATIVE_FMA
+  const Pack4<std::int8_t>* pack = I8By4Packer(d);
+  if (pack == nullptr || rows < 1 || rows > 2) return 0;
+  const bool one = rows == 1;
+  switch (d) {
+    case 64:
+      if (one) EncodeTokenI8Rows<64, 1>(k_src, k_dst, k_scales, v_src, v_dst, v_scales, dst_stride, scale_stride, d, *pack);
+      else EncodeTokenI8Rows<64, 2>(k_src, k_dst, k_scales, v_src, v_dst, v_scales, dst_stride, scale_stride, d, *pack);
+      break;
+    case 128:
+      if (one) EncodeTokenI8Rows<128, 1>(k_src, k_dst, k_scales, v_src, v_dst, v_scales, dst_stride, scale_stride, d, *pack);
+      else EncodeTokenI8Rows<128, 2>(k_src, k_dst, k_scales, v_src, v_dst, v_scales, dst_stride, scale_stride, d, *pack);
+      break;
+    case 256:
+      if (one) EncodeTokenI8Rows<256, 1>(k_src, k_dst, k_scales, v_src, v_dst, v_scales, dst_stride, scale_stride, d, *pack);
+      else EncodeTokenI8Rows<256, 2>(k_src, k_dst, k_scales, v_src, v_dst, v_scales, dst_stride, scale_stride, d, *pack);
+      break;
+    default:
+      if (one) EncodeTokenI8Rows<0, 1>(k_src, k_dst, k_scales, v_src, v_dst, v_scales, dst_stride, scale_stride, d, *pack);
+      else EncodeTokenI8Rows<0, 2>(k_src, k_dst, k_scales, v_src, v_dst, v_scales, dst_stride, scale_stride, d, *pack);
+  }
+  return rows;
+#else
+  (void)k_src, (void)k_dst, (void)k_scales, (void)v_src, (void)v_dst, (void)v_scales, (void)dst_stride;
+  (void)scale_stride, (void)rows, (void)d;
+  return 0;
+#endif
+}
+
 // fp16 and bf16 rows directly, and one or two int8 rows of each, in a small frame; the rest in
 // EncodeTokenScaled's large, realigned one, which all of them had paid. Zen 5 guest, kvbench
 // append, 32 layers, one KV head, 1 thread, 8 alternating rounds, time over main's (medians):
@@ -1097,13 +1155,11 @@ void EncodeToken(const SlotRows& key, const SlotRows& value, std::int64_t dst_st
       EncodeRowsBF16(t->src, d, static_cast<std::uint16_t*>(t->dst), dst_stride, rows, d, false);
     return;
   }
-#if KVB_HAVE_REDUCE4 && HWY_NATIVE_FMA
   // One or two int8 rows of each as one group of four.
-  if (dtype == DType::kI8 && rows <= 2 &&
-      WithHeadDim(d, [&](auto kD) { return EncodeTokenI8Few<kD()>(key, value, dst_stride, rows, d, scale_stride); }) ==
-          rows)
+  if (dtype == DType::kI8 && EncodeTokenI8(key.src, static_cast<std::int8_t*>(key.dst), key.scales, value.src,
+                                           static_cast<std::int8_t*>(value.dst), value.scales, dst_stride,
+                                           scale_stride, rows, d) == rows)
     return;
-#endif
   EncodeTokenScaled(key, value, dst_stride, rows, d, dtype, scale_stride);
 }
 
@@ -1118,6 +1174,7 @@ namespace kvb {
 HWY_EXPORT(EncodeRows);
 HWY_EXPORT(EncodeToken);
 HWY_EXPORT(EncodeTokenF16);
+HWY_EXPORT(EncodeTokenI8);
 
 void encode_rows(const float* src, std::int64_t src_stride, void* dst, std::int64_t dst_stride,
                  std::int64_t rows, std::int32_t head_dim, DType dtype, float* scales,
@@ -1135,6 +1192,13 @@ void encode_token(const SlotRows& key, const SlotRows& value, std::int64_t dst_s
 void encode_f16_token(const float* k_src, std::uint16_t* k_dst, const float* v_src, std::uint16_t* v_dst,
                       std::int64_t dst_stride, std::int64_t rows, std::int32_t head_dim) noexcept {
   HWY_DYNAMIC_DISPATCH(EncodeTokenF16)(k_src, k_dst, v_src, v_dst, dst_stride, rows, head_dim);
+}
+
+std::int64_t encode_i8_token(const float* k_src, std::int8_t* k_dst, float* k_scales, const float* v_src,
+                             std::int8_t* v_dst, float* v_scales, std::int64_t dst_stride,
+                             std::int64_t scale_stride, std::int64_t rows, std::int32_t head_dim) noexcept {
+  return HWY_DYNAMIC_DISPATCH(EncodeTokenI8)(k_src, k_dst, k_scales, v_src, v_dst, v_scales, dst_stride,
+                                             scale_stride, rows, head_dim);
 }
 
 void encode_rows(const float* src, std::int64_t src_stride, void* dst, std::int64_t dst_stride,

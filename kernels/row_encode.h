@@ -42,4 +42,13 @@ void encode_token(const SlotRows& key, const SlotRows& value, std::int64_t dst_s
 void encode_f16_token(const float* k_src, std::uint16_t* k_dst, const float* v_src, std::uint16_t* v_dst,
                       std::int64_t dst_stride, std::int64_t rows, std::int32_t head_dim) noexcept;
 
+// The same for int8 with one or two rows of each (one or two KV heads), without `stream`: K rows
+// k_src to k_dst with their scales at k_scales, V rows likewise, scales scale_stride apart.
+// Returns the rows of each encoded: `rows`, or 0 where this path does not serve the head_dim or
+// the target (encode_token then does). append_token's int8 rows of one or two KV heads take it
+// directly (kernels/cache_write.cc).
+std::int64_t encode_i8_token(const float* k_src, std::int8_t* k_dst, float* k_scales, const float* v_src,
+                             std::int8_t* v_dst, float* v_scales, std::int64_t dst_stride,
+                             std::int64_t scale_stride, std::int64_t rows, std::int32_t head_dim) noexcept;
+
 }  // namespace kvb
