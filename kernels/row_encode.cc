@@ -787,9 +787,14 @@ HWY_NOINLINE std::int64_t EncodeRowsI8By4(const float* src, std::int64_t src_str
 // rounds. kvbench ab, 16 rounds, four code placements per arm: PREFETCHW 0.56-0.71x T0's time at
 // 2 threads, 0.94-1.06x at 1; against no request 0.75-0.98x at 2 threads, at 1 a fresh DRAM slot
 // 0.91x, a rewritten one 1.04-1.07x (results/epyc-zen5-2c-kvm-508m/two-thread-int8/).
+// Highway has no write hint, so x86's is inline assembly, on the AVX-512 targets only: every
+// AVX-512 CPU has PREFETCHW, while Intel's AVX2 cores before Broadwell do not list it (CPUID
+// PRFCHW); there the request stays T0.
 HWY_INLINE void PrefetchForWrite(const void* p) {
-#if HWY_ARCH_X86
-  asm volatile("prefetchw %0" : : "m"(*static_cast<const char*>(p)));  // Highway has no write hint
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  asm volatile("prefetchw %0" : : "m"(*static_cast<const char*>(p)));
+#elif HWY_ARCH_X86
+  hwy::Prefetch(static_cast<const char*>(p));
 #else
   __builtin_prefetch(p, 1, 3);
 #endif
