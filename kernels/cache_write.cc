@@ -55,8 +55,8 @@ Status append_token_heads(const CacheView& cache, std::int32_t layer, std::int64
   // Measured (kvbench append vs append_memcpy, warm slot): whole-slot prefetch into L1 or L2
   // 1.0-1.6x the memcpy's time, two rows ahead 1.5-2.6x, none 0.9-1.2x. (Fresh positions gain
   // from it for the wide fp32/fp16/bf16 rows: kernel_bench fp32 0.4x vs 1.0x the memcpy.)
-  // int8 rows of four KV heads and more are the exception: their encoder requests each block's
-  // lines before its scale chains (kernels/row_encode.cc, I8PrefetchBlockLines).
+  // int8 rows are the exception: their encoders request the slot's lines, owned, before the
+  // scale chains that delay the stores (kernels/row_encode.cc, PrefetchForWrite).
   const CacheGeometry& geo = *cache.geometry;
   const bool stream = hint == StoreHint::kStreaming;
   if (s.dtype == DType::kF32 && !stream) {
