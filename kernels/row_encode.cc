@@ -800,12 +800,12 @@ HWY_INLINE void PrefetchForWrite(const void* p) {
 #endif
 }
 
-HWY_INLINE void I8PrefetchBlockLines(const SlotRows& key, const SlotRows& value, std::int64_t dst_stride,
+HWY_INLINE void I8PrefetchBlockLines(const void* k_dst, const void* v_dst, std::int64_t dst_stride,
                                      std::int64_t r, std::int64_t n, std::int64_t d) {
   for (std::int64_t i = r; i < r + n; ++i) {
     for (std::int64_t j = 0; j < d; j += 64) {
-      PrefetchForWrite(static_cast<const std::int8_t*>(key.dst) + i * dst_stride + j);
-      PrefetchForWrite(static_cast<const std::int8_t*>(value.dst) + i * dst_stride + j);
+      PrefetchForWrite(static_cast<const std::int8_t*>(k_dst) + i * dst_stride + j);
+      PrefetchForWrite(static_cast<const std::int8_t*>(v_dst) + i * dst_stride + j);
     }
   }
 }
@@ -823,7 +823,7 @@ HWY_NOINLINE std::int64_t EncodeTokenI8By4(const SlotRows& key, const SlotRows& 
   std::int64_t r = 0;
   I8Block k_block, v_block;
   for (std::int64_t n; (n = std::min(kScaleBlock, (rows - r) / 4 * 4)) > 0; r += n) {
-    if constexpr (!kStream) I8PrefetchBlockLines(key, value, dst_stride, r, n, d);
+    if constexpr (!kStream) I8PrefetchBlockLines(key.dst, value.dst, dst_stride, r, n, d);
     I8BlockScales<false>(key.src, d, r, n, rows, d, key.scales, scale_stride, k_block);
     I8BlockScales<false>(value.src, d, r, n, rows, d, value.scales, scale_stride, v_block);
     I8BlockCodes<false>(key.src, d, static_cast<std::int8_t*>(key.dst), dst_stride, r, n, d, k_block, *pack, idx, kStream);
@@ -859,18 +859,11 @@ HWY_NOINLINE void EncodeTokenI8Rows(const float* k_src, std::int8_t* k_dst, floa
   static_assert(kRows == 1 || kRows == 2, "one group of four rows");
   const std::int64_t d = kD > 0 ? kD : head_dim;
   const auto idx = pack.indices();
-  // The slot's lines requested owned before the scale chain, as I8PrefetchBlockLines does. Zen 5
+  // The slot's lines requested owned before the scale chain, as the blocks of more rows do. Zen 5
   // guest, kvbench ab, 16 rounds, four placements per arm: two KV heads at fresh DRAM slots 0.76x
   // / 0.89x the time at 1 / 2 threads (4096 positions), one KV head and warm rows 0.92-1.03x, none
   // slower (results/epyc-zen5-2c-kvm-508m/int8-few-token/ab-fewpfw/).
-  for (std::int64_t j = 0; j < d; j += 64) {
-    PrefetchForWrite(k_dst + j);
-    PrefetchForWrite(v_dst + j);
-    if constexpr (kRows == 2) {
-      PrefetchForWrite(k_dst + dst_stride + j);
-      PrefetchForWrite(v_dst + dst_stride + j);
-    }
-  }
+  I8PrefetchBlockLines(k_dst, v_dst, dst_stride, 0, kRows, d);
   if constexpr (kRows == 1) {
     const float* const x[4] = {k_src, v_src, k_src, v_src};
     const I8GroupScaleLanes g = I8GroupScaleVectors(x, 2, d);
