@@ -8,6 +8,7 @@
 #include <boost/program_options/variables_map.hpp>
 
 #include "harness/llc_probe.h"
+#include "kernels/slot_prefetch.h"
 #include "kernels/sw_prefetch.h"
 
 namespace kvb {
@@ -56,6 +57,10 @@ struct RunSettings {
   // tuned for this CPU
   bool sw_prefetch_auto = true;
   SwPrefetch sw_prefetch = SwPrefetch::kT0;
+  // --slot-prefetch: the request an int8 append makes for its slot's lines
+  // (kernels/slot_prefetch.h); auto = the one tuned for this CPU
+  bool slot_prefetch_auto = true;
+  SlotPrefetch slot_prefetch = SlotPrefetch::kWrite;
   std::vector<std::string> counters;  // PAPI events besides kvbench's SDE events
   int validate_layers = 3;            // layers checked against the double reference
   bool time_weights = false;          // cache-state weights: time the weight streaming too

@@ -16,6 +16,7 @@
 
 #include "kernels/codecs.h"
 #include "kernels/row_encode_avx512bf16.h"
+#include "kernels/slot_prefetch.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/row_encode.cc"
@@ -800,14 +801,27 @@ HWY_INLINE void PrefetchForWrite(const void* p) {
 #endif
 }
 
-HWY_INLINE void I8PrefetchBlockLines(const void* k_dst, const void* v_dst, std::int64_t dst_stride,
-                                     std::int64_t r, std::int64_t n, std::int64_t d) {
+template <class Request>
+HWY_INLINE void RequestBlockLines(const void* k_dst, const void* v_dst, std::int64_t dst_stride,
+                                  std::int64_t r, std::int64_t n, std::int64_t d, Request request) {
   for (std::int64_t i = r; i < r + n; ++i) {
     for (std::int64_t j = 0; j < d; j += 64) {
-      PrefetchForWrite(static_cast<const std::int8_t*>(k_dst) + i * dst_stride + j);
-      PrefetchForWrite(static_cast<const std::int8_t*>(v_dst) + i * dst_stride + j);
+      request(static_cast<const std::int8_t*>(k_dst) + i * dst_stride + j);
+      request(static_cast<const std::int8_t*>(v_dst) + i * dst_stride + j);
     }
   }
+}
+
+// Rows r..r+n of a token's K and V codes, requested as kvbench run --slot-prefetch says
+// (kernels/slot_prefetch.h).
+HWY_INLINE void I8PrefetchBlockLines(SlotPrefetch hint, const void* k_dst, const void* v_dst,
+                                     std::int64_t dst_stride, std::int64_t r, std::int64_t n,
+                                     std::int64_t d) {
+  if (hint == SlotPrefetch::kWrite)
+    RequestBlockLines(k_dst, v_dst, dst_stride, r, n, d, [](const void* p) { PrefetchForWrite(p); });
+  else if (hint == SlotPrefetch::kRead)
+    RequestBlockLines(k_dst, v_dst, dst_stride, r, n, d,
+                      [](const void* p) { hwy::Prefetch(static_cast<const char*>(p)); });
 }
 
 // A token's K and V rows (source rows d floats apart), blocks of up to kScaleBlock rows: both
@@ -820,10 +834,11 @@ HWY_NOINLINE std::int64_t EncodeTokenI8By4(const SlotRows& key, const SlotRows& 
   const Pack4<std::int8_t>* pack = I8By4Packer(d);
   if (pack == nullptr) return 0;
   const auto idx = pack->indices();
+  [[maybe_unused]] const SlotPrefetch hint = slot_prefetch();  // streaming stores request nothing
   std::int64_t r = 0;
   I8Block k_block, v_block;
   for (std::int64_t n; (n = std::min(kScaleBlock, (rows - r) / 4 * 4)) > 0; r += n) {
-    if constexpr (!kStream) I8PrefetchBlockLines(key.dst, value.dst, dst_stride, r, n, d);
+    if constexpr (!kStream) I8PrefetchBlockLines(hint, key.dst, value.dst, dst_stride, r, n, d);
     I8BlockScales<false>(key.src, d, r, n, rows, d, key.scales, scale_stride, k_block);
     I8BlockScales<false>(value.src, d, r, n, rows, d, value.scales, scale_stride, v_block);
     I8BlockCodes<false>(key.src, d, static_cast<std::int8_t*>(key.dst), dst_stride, r, n, d, k_block, *pack, idx, kStream);
@@ -863,7 +878,7 @@ HWY_NOINLINE void EncodeTokenI8Rows(const float* k_src, std::int8_t* k_dst, floa
   // guest, kvbench ab, 16 rounds, four placements per arm: two KV heads at fresh DRAM slots 0.76x
   // / 0.89x the time at 1 / 2 threads (4096 positions), one KV head and warm rows 0.92-1.03x, none
   // slower (results/epyc-zen5-2c-kvm-508m/int8-few-token/ab-fewpfw/).
-  I8PrefetchBlockLines(k_dst, v_dst, dst_stride, 0, kRows, d);
+  I8PrefetchBlockLines(slot_prefetch(), k_dst, v_dst, dst_stride, 0, kRows, d);
   if constexpr (kRows == 1) {
     const float* const x[4] = {k_src, v_src, k_src, v_src};
     const I8GroupScaleLanes g = I8GroupScaleVectors(x, 2, d);
