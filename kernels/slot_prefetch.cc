@@ -31,10 +31,4 @@ bool parse_slot_prefetch(const std::string& name, SlotPrefetch* out) noexcept {
   return false;
 }
 
-SlotPrefetch tuned_slot_prefetch(const std::string& cpu_vendor, int cpu_family) noexcept {
-  (void)cpu_vendor;
-  (void)cpu_family;
-  return SlotPrefetch::kWrite;
-}
-
 }  // namespace kvb

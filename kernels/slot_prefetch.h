@@ -22,8 +22,4 @@ void set_slot_prefetch(SlotPrefetch p) noexcept;
 const char* slot_prefetch_name(SlotPrefetch p) noexcept;
 bool parse_slot_prefetch(const std::string& name, SlotPrefetch* out) noexcept;
 
-// The request measured fastest for int8 appends on a CPU, by its x86 vendor string and family
-// number (cpu_family < 0: unknown).
-SlotPrefetch tuned_slot_prefetch(const std::string& cpu_vendor, int cpu_family) noexcept;
-
 }  // namespace kvb

@@ -663,6 +663,23 @@ TEST_F(KvbenchBinary, ResumeRefusesAFileWrittenWithAnotherPrefetchHint) {
   EXPECT_EQ(same.status, 0) << same.out << same.err;
 }
 
+// --slot-prefetch picks the int8 append's slot request; its rows say which in the isa column (w,
+// the default, unmarked), and a resume under another request is refused like another window hint.
+TEST_F(KvbenchBinary, SlotPrefetchIsNamedInTheIsaColumn) {
+  const std::string int8 = std::string(kSmoke) + "--dtype int8 --context 64 ";
+  const Result none = run(int8 + "--slot-prefetch none --out none.csv");
+  ASSERT_EQ(none.status, 0) << none.out << none.err;
+  EXPECT_NE(slurp(dir_ / "none.csv").find("+SLOT-NONE"), std::string::npos);
+  const Result w = run(int8 + "--out w.csv");
+  ASSERT_EQ(w.status, 0) << w.out << w.err;
+  EXPECT_EQ(slurp(dir_ / "w.csv").find("+SLOT-"), std::string::npos);
+  const std::string before = slurp(dir_ / "none.csv");
+  const Result r = run(int8 + "--slot-prefetch t0 --out none.csv --resume");
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("+SLOT-NONE"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(dir_ / "none.csv"), before) << "the refused resume changed the file";
+}
+
 TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
   struct Case {
     std::string args, expect;
@@ -672,6 +689,7 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
       {std::string(kSmoke) + "--contxt 5", "did you mean '--context'"},
       {std::string(kSmoke) + "--context 12x", "bad value '12x' for --context"},
       {std::string(kSmoke) + "--dtype fp8", "bad value 'fp8' for --dtype"},
+      {std::string(kSmoke) + "--slot-prefetch t2", "bad value 't2' for --slot-prefetch"},
       {std::string(kSmoke) + "--context 8192", "beyond the model's capacity"},
       {"run --config no-such-sweep", "no-such-sweep"},
       {"run --model qwen3-0.6", "did you mean 'qwen3-0.6b'"},

@@ -8,6 +8,7 @@
 #include "kernels/attention_amx.h"
 #include "kernels/cache_write.h"
 #include "kernels/row_encode_avx512bf16.h"
+#include "kernels/slot_prefetch.h"
 #include "kernels/sw_prefetch.h"
 
 namespace kvb {
@@ -99,6 +100,32 @@ TEST(Metadata, IsaNamesTheSoftwarePrefetchWhenNotT0) {
   set_sw_prefetch(SwPrefetch::kT0);
   EXPECT_EQ(collect_metadata(*topo, {topo->pus()[0]}).isa, target);
   set_sw_prefetch(before);
+  detail::set_amx_int8_enabled(amx);
+  detail::set_avx512_bf16_enabled(bf16);
+}
+
+// ... and when the int8 append's slot request is not the default (w), after the window's hint.
+TEST(Metadata, IsaNamesTheSlotRequestWhenNotWrite) {
+  auto topo = Topology::discover();
+  const bool amx = detail::amx_int8_enabled();
+  const bool bf16 = detail::avx512_bf16_enabled();
+  const SwPrefetch window = sw_prefetch();
+  const SlotPrefetch before = slot_prefetch();
+  detail::set_amx_int8_enabled(false);
+  detail::set_avx512_bf16_enabled(false);
+  set_sw_prefetch(SwPrefetch::kT0);
+  const std::string target = simd_target_name();
+  set_slot_prefetch(SlotPrefetch::kRead);
+  EXPECT_EQ(collect_metadata(*topo, {topo->pus()[0]}).isa, target + "+SLOT-T0");
+  set_slot_prefetch(SlotPrefetch::kNone);
+  EXPECT_EQ(collect_metadata(*topo, {topo->pus()[0]}).isa, target + "+SLOT-NONE");
+  set_sw_prefetch(SwPrefetch::kT2);
+  EXPECT_EQ(collect_metadata(*topo, {topo->pus()[0]}).isa, target + "+PF-T2+SLOT-NONE");
+  set_sw_prefetch(SwPrefetch::kT0);
+  set_slot_prefetch(SlotPrefetch::kWrite);
+  EXPECT_EQ(collect_metadata(*topo, {topo->pus()[0]}).isa, target);
+  set_slot_prefetch(before);
+  set_sw_prefetch(window);
   detail::set_amx_int8_enabled(amx);
   detail::set_avx512_bf16_enabled(bf16);
 }
