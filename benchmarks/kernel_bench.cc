@@ -18,7 +18,8 @@
 // The fast kernel prefetches with kvbench run's default hint (--sw-prefetch auto: PREFETCHT2 on
 // AMD family 25), so these rows time the path kvbench's rows take; the label names it.
 // --sw-prefetch=t0|t2|none picks another, as kvbench run's option does, so one binary can time
-// the hints against each other. With the rows in L2 (floor, 512 positions, G = 2) the Zen 4
+// the hints against each other; --slot-prefetch=w|t0|none does the same for the int8 append's
+// request for its slot's lines (kernels/slot_prefetch.h). With the rows in L2 (floor, 512 positions, G = 2) the Zen 4
 // guest ran faster with no software prefetch at all: time per position over T0's, medians of
 // six alternating rounds (one build per hint), none fp32 0.79, bf16 0.79, fp16 0.84, int8 0.98;
 // T2 0.89-1.03 (results/epyc-zen4-2c-kvm/floor-prefetch.txt); `perf record -e cpu-clock` put 22%
@@ -34,6 +35,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -50,6 +52,7 @@
 #include "kernels/attention.h"
 #include "kernels/cache_write.h"
 #include "kernels/cost_model.h"
+#include "kernels/slot_prefetch.h"
 #include "kernels/sw_prefetch.h"
 
 namespace kvb {
@@ -336,6 +339,7 @@ void BM_AppendVsMemcpy(benchmark::State& state, DType dtype) {
   state.counters["append_us"] = append_s / n * 1e6;
   state.counters["memcpy_us"] = copy_s / n * 1e6;
   state.counters["append_over_memcpy"] = copy_s > 0 ? append_s / copy_s : 0.0;
+  state.SetLabel(kernel_isa());  // names the slot request (+SLOT-T0 / +SLOT-NONE where not w)
   state.counters["GB/s"] = benchmark::Counter(static_cast<double>(append_cost(s).bytes_written) * 1e-9 * s.layers,
                                               benchmark::Counter::kIsIterationInvariantRate);
 }
@@ -527,21 +531,31 @@ void register_all() {
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  // --sw-prefetch=HINT, taken out of argv before Google Benchmark refuses flags it does not know.
-  std::string hint = "auto";
+  // --sw-prefetch=HINT and --slot-prefetch=REQUEST, taken out of argv before Google Benchmark
+  // refuses flags it does not know.
+  std::string hint = "auto", request = "w";
   for (int i = 1; i < argc;) {
-    constexpr std::string_view kFlag = "--sw-prefetch=";
-    if (std::string_view(argv[i]).substr(0, kFlag.size()) != kFlag) {
+    std::string* value = nullptr;
+    std::string_view arg = argv[i];
+    for (auto [flag, out] : {std::pair<std::string_view, std::string*>{"--sw-prefetch=", &hint},
+                             std::pair<std::string_view, std::string*>{"--slot-prefetch=", &request}}) {
+      if (arg.substr(0, flag.size()) == flag) {
+        value = out;
+        arg.remove_prefix(flag.size());
+      }
+    }
+    if (value == nullptr) {
       ++i;
       continue;
     }
-    hint = argv[i] + kFlag.size();
+    *value = std::string(arg);
     std::copy(argv + i + 1, argv + argc, argv + i);
     argv[--argc] = nullptr;
   }
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  // The attention rows time the code path kvbench run takes (by default --sw-prefetch auto);
-  // their label is the CSV's isa ("AVX3+PF-T2" where the hint is not T0).
+  // The attention rows time the code path kvbench run takes (by default --sw-prefetch auto), the
+  // append rows its slot request (--slot-prefetch w); their label is the CSV's isa ("AVX3+PF-T2"
+  // where the hint is not T0, "+SLOT-T0" where the request is not w).
   kvb::SwPrefetch prefetch = kvb::SwPrefetch::kT0;
   if (hint == "auto") {
     const kvb::CpuFamily cpu = kvb::cpu_family(kvb::topology());
@@ -552,6 +566,13 @@ int main(int argc, char** argv) {
                  hint.c_str());
     return 2;
   }
+  kvb::SlotPrefetch slot = kvb::SlotPrefetch::kWrite;
+  if (!kvb::parse_slot_prefetch(request, &slot)) {
+    std::fprintf(stderr, "kernel_bench: bad value '%s' for --slot-prefetch: expected w, t0 or none\n",
+                 request.c_str());
+    return 2;
+  }
+  kvb::set_slot_prefetch(slot);
   kvb::set_sw_prefetch(prefetch);
   kvb::register_all();
   benchmark::RunSpecifiedBenchmarks();

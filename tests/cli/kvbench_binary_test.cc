@@ -606,8 +606,9 @@ TEST_F(KvbenchBinary, ResumeRefusesAFileWrittenOnAnotherMachine) {
 }
 
 #ifdef KERNEL_BENCH_BINARY
-// kernel_bench takes kvbench run's prefetch hint as --sw-prefetch=HINT (auto by default), names it
-// in its rows' label as the CSV's isa does, and refuses a bad one with exit status 2.
+// kernel_bench takes kvbench run's prefetch hint as --sw-prefetch=HINT (auto by default) and the
+// append's slot request as --slot-prefetch=REQUEST (w), names them in its rows' label as the CSV's
+// isa does, and refuses a bad one with exit status 2.
 TEST_F(KvbenchBinary, KernelBenchTakesThePrefetchHint) {
   const std::string one_row = "--benchmark_filter='^floor/fp32/G:1/ctx:16$' --benchmark_min_time=0.001";
   const Result none = run(one_row + " --sw-prefetch=none", kKernelBench);
@@ -621,6 +622,18 @@ TEST_F(KvbenchBinary, KernelBenchTakesThePrefetchHint) {
   EXPECT_EQ(bad.status, 2) << bad.out << bad.err;
   EXPECT_NE(bad.err.find("bad value 't1' for --sw-prefetch"), std::string::npos) << bad.err;
   EXPECT_EQ(run(one_row + " --no-such-flag", kKernelBench).status, 2);
+  // ... and the int8 append's slot request as --slot-prefetch=REQUEST, named in its rows' label.
+  const std::string append_row = "--benchmark_filter='^append_vs_memcpy/int8/' --benchmark_min_time=0.001";
+  const Result slot = run(append_row + " --slot-prefetch=none --sw-prefetch=t0", kKernelBench);
+  ASSERT_EQ(slot.status, 0) << slot.out << slot.err;
+  EXPECT_NE(slot.out.find("append_vs_memcpy/int8"), std::string::npos) << slot.out;
+  EXPECT_NE(slot.out.find("+SLOT-NONE"), std::string::npos) << slot.out;
+  const Result w = run(append_row + " --sw-prefetch=t0", kKernelBench);
+  ASSERT_EQ(w.status, 0) << w.out << w.err;
+  EXPECT_EQ(w.out.find("+SLOT-"), std::string::npos) << w.out;  // w is the isa's unmarked default
+  const Result bad_slot = run(append_row + " --slot-prefetch=t2", kKernelBench);
+  EXPECT_EQ(bad_slot.status, 2) << bad_slot.out << bad_slot.err;
+  EXPECT_NE(bad_slot.err.find("bad value 't2' for --slot-prefetch"), std::string::npos) << bad_slot.err;
 }
 
 // overlap_threads/ registers each stream with the kernels' window and without (the read ceiling's
