@@ -18,9 +18,9 @@
 // The fast kernel prefetches with kvbench run's default hint (--sw-prefetch auto: PREFETCHT2 on
 // AMD family 25), so these rows time the path kvbench's rows take; the label names it.
 // --sw-prefetch=t0|t2|none picks another, as kvbench run's option does, so one binary can time
-// the hints against each other; --slot-prefetch=w|t0|none does the same for the int8 append's
-// request for its slot's lines (kernels/slot_prefetch.h). With the rows in L2 (floor, 512 positions, G = 2) the Zen 4
-// guest ran faster with no software prefetch at all: time per position over T0's, medians of
+// the hints against each other; --slot-prefetch=auto|w|t0|none does the same for the int8
+// append's request for its slot's lines (kernels/slot_prefetch.h).
+// With the rows in L2 (floor, 512 positions, G = 2) the Zen 4 guest ran faster with no software prefetch at all: time per position over T0's, medians of
 // six alternating rounds (one build per hint), none fp32 0.79, bf16 0.79, fp16 0.84, int8 0.98;
 // T2 0.89-1.03 (results/epyc-zen4-2c-kvm/floor-prefetch.txt); `perf record -e cpu-clock` put 22%
 // of the T0 fp32 samples on its PREFETCHT0 loops. The window pays once the rows come from the L3 or
@@ -533,7 +533,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   // --sw-prefetch=HINT and --slot-prefetch=REQUEST, taken out of argv before Google Benchmark
   // refuses flags it does not know.
-  std::string hint = "auto", request = "w";
+  std::string hint = "auto", request = "auto";
   for (int i = 1; i < argc;) {
     std::string* value = nullptr;
     std::string_view arg = argv[i];
@@ -554,8 +554,8 @@ int main(int argc, char** argv) {
   }
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   // The attention rows time the code path kvbench run takes (by default --sw-prefetch auto), the
-  // append rows its slot request (--slot-prefetch w); their label is the CSV's isa ("AVX3+PF-T2"
-  // where the hint is not T0, "+SLOT-T0" where the request is not w).
+  // append rows its slot request (--slot-prefetch auto); their label is the CSV's isa
+  // ("AVX3+PF-T2" where the hint is not T0, "+SLOT-T0" where the request is not w).
   kvb::SwPrefetch prefetch = kvb::SwPrefetch::kT0;
   if (hint == "auto") {
     const kvb::CpuFamily cpu = kvb::cpu_family(kvb::topology());
@@ -567,8 +567,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   kvb::SlotPrefetch slot = kvb::SlotPrefetch::kWrite;
-  if (!kvb::parse_slot_prefetch(request, &slot)) {
-    std::fprintf(stderr, "kernel_bench: bad value '%s' for --slot-prefetch: expected w, t0 or none\n",
+  if (request == "auto") {
+    const kvb::CpuFamily cpu = kvb::cpu_family(kvb::topology());
+    slot = kvb::tuned_slot_prefetch(cpu.vendor, cpu.family);
+  } else if (!kvb::parse_slot_prefetch(request, &slot)) {
+    std::fprintf(stderr,
+                 "kernel_bench: bad value '%s' for --slot-prefetch: expected auto, w, t0 or none\n",
                  request.c_str());
     return 2;
   }

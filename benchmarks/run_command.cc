@@ -937,7 +937,12 @@ int run_main(const std::vector<std::string>& raw_args) {
   } else {
     set_sw_prefetch(settings.sw_prefetch);
   }
-  set_slot_prefetch(settings.slot_prefetch);
+  if (settings.slot_prefetch_auto) {
+    const CpuFamily cpu = cpu_family(*topo);
+    set_slot_prefetch(tuned_slot_prefetch(cpu.vendor, cpu.family));
+  } else {
+    set_slot_prefetch(settings.slot_prefetch);
+  }
   const bool fresh = std::find(spec.cache_states.begin(), spec.cache_states.end(), CacheState::kFresh) !=
                      spec.cache_states.end();
   if (fresh && std::none_of(settings.families.begin(), settings.families.end(), appends_per_step))

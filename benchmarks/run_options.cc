@@ -92,10 +92,11 @@ po::options_description run_options() {
        "software prefetch of the attention kernels' K/V rows: t0 (into L1), t2 (towards L2), "
        "none, or auto (the one measured fastest on this CPU: t2 on AMD family 25, else t0); "
        "the isa column ends in +PF-T2 / +PF-NONE when not t0")
-      ("slot-prefetch", po::value<std::string>()->default_value("w"),
+      ("slot-prefetch", po::value<std::string>()->default_value("auto"),
        "the request an int8 append makes for its slot's lines before encoding them: w (owned: "
-       "PREFETCHW on AVX-512, PREFETCHT0 on AVX2), t0 (to be read) or none; the isa column ends "
-       "in +SLOT-T0 / +SLOT-NONE when not w")
+       "PREFETCHW on AVX-512, PREFETCHT0 on AVX2), t0 (to be read), none, or auto (the one "
+       "measured fastest on this CPU: w on AMD family 26, else t0); the isa column ends in "
+       "+SLOT-T0 / +SLOT-NONE when not w")
       ("counters", po::value<std::string>(), "PAPI events to read besides kvbench's SDE events")
       ("validate-layers", po::value<std::string>()->default_value("3"),
        "layers checked against the double reference per configuration")
@@ -203,8 +204,11 @@ RunSettings run_settings_from(const po::variables_map& vm,
     if (!parse_sw_prefetch(pf, &s.sw_prefetch))
       throw UsageError("bad value '" + pf + "' for --sw-prefetch: expected auto, t0, t2 or none");
   }
-  if (const std::string sp = vm["slot-prefetch"].as<std::string>(); !parse_slot_prefetch(sp, &s.slot_prefetch))
-    throw UsageError("bad value '" + sp + "' for --slot-prefetch: expected w, t0 or none");
+  if (const std::string sp = vm["slot-prefetch"].as<std::string>(); sp != "auto") {
+    s.slot_prefetch_auto = false;
+    if (!parse_slot_prefetch(sp, &s.slot_prefetch))
+      throw UsageError("bad value '" + sp + "' for --slot-prefetch: expected auto, w, t0 or none");
+  }
   if (vm.count("counters")) s.counters = split_list(vm["counters"].as<std::string>(), "counters");
   s.validate_layers =
       static_cast<int>(parse_positive(vm["validate-layers"].as<std::string>(), "validate-layers"));

@@ -57,7 +57,9 @@ struct RunSettings {
   // tuned for this CPU
   bool sw_prefetch_auto = true;
   SwPrefetch sw_prefetch = SwPrefetch::kT0;
-  // --slot-prefetch: the request an int8 append makes for its slot's lines (kernels/slot_prefetch.h)
+  // --slot-prefetch: the request an int8 append makes for its slot's lines
+  // (kernels/slot_prefetch.h); auto = the one tuned for this CPU
+  bool slot_prefetch_auto = true;
   SlotPrefetch slot_prefetch = SlotPrefetch::kWrite;
   std::vector<std::string> counters;  // PAPI events besides kvbench's SDE events
   int validate_layers = 3;            // layers checked against the double reference

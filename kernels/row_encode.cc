@@ -804,13 +804,23 @@ HWY_INLINE void PrefetchForWrite(const void* p) {
 #endif
 }
 
-template <class Request>
+// The request chosen at compile time: with it as a lambda (6f96831-5b5fb09) GCC 12 dropped the
+// inlined hwy::Prefetch from every target, so the t0 request issued nothing (the disassembly had no
+// PREFETCHT0 in the encoders; PREFETCHW's inline assembly stayed).
+template <bool kOwned>
 HWY_INLINE void RequestBlockLines(const void* k_dst, const void* v_dst, std::int64_t dst_stride,
-                                  std::int64_t r, std::int64_t n, std::int64_t d, Request request) {
+                                  std::int64_t r, std::int64_t n, std::int64_t d) {
   for (std::int64_t i = r; i < r + n; ++i) {
     for (std::int64_t j = 0; j < d; j += 64) {
-      request(static_cast<const std::int8_t*>(k_dst) + i * dst_stride + j);
-      request(static_cast<const std::int8_t*>(v_dst) + i * dst_stride + j);
+      const std::int8_t* k_line = static_cast<const std::int8_t*>(k_dst) + i * dst_stride + j;
+      const std::int8_t* v_line = static_cast<const std::int8_t*>(v_dst) + i * dst_stride + j;
+      if constexpr (kOwned) {
+        PrefetchForWrite(k_line);
+        PrefetchForWrite(v_line);
+      } else {
+        hwy::Prefetch(k_line);
+        hwy::Prefetch(v_line);
+      }
     }
   }
 }
@@ -821,10 +831,9 @@ HWY_INLINE void I8PrefetchBlockLines(SlotPrefetch hint, const void* k_dst, const
                                      std::int64_t dst_stride, std::int64_t r, std::int64_t n,
                                      std::int64_t d) {
   if (hint == SlotPrefetch::kWrite)
-    RequestBlockLines(k_dst, v_dst, dst_stride, r, n, d, [](const void* p) { PrefetchForWrite(p); });
+    RequestBlockLines<true>(k_dst, v_dst, dst_stride, r, n, d);
   else if (hint == SlotPrefetch::kRead)
-    RequestBlockLines(k_dst, v_dst, dst_stride, r, n, d,
-                      [](const void* p) { hwy::Prefetch(static_cast<const char*>(p)); });
+    RequestBlockLines<false>(k_dst, v_dst, dst_stride, r, n, d);
 }
 
 // A token's K and V rows (source rows d floats apart), blocks of up to kScaleBlock rows: both

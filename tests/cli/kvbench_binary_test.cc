@@ -628,7 +628,7 @@ TEST_F(KvbenchBinary, KernelBenchTakesThePrefetchHint) {
   ASSERT_EQ(slot.status, 0) << slot.out << slot.err;
   EXPECT_NE(slot.out.find("append_vs_memcpy/int8"), std::string::npos) << slot.out;
   EXPECT_NE(slot.out.find("+SLOT-NONE"), std::string::npos) << slot.out;
-  const Result w = run(append_row + " --sw-prefetch=t0", kKernelBench);
+  const Result w = run(append_row + " --sw-prefetch=t0 --slot-prefetch=w", kKernelBench);
   ASSERT_EQ(w.status, 0) << w.out << w.err;
   EXPECT_EQ(w.out.find("+SLOT-"), std::string::npos) << w.out;  // w is the isa's unmarked default
   const Result bad_slot = run(append_row + " --slot-prefetch=t2", kKernelBench);
@@ -683,7 +683,7 @@ TEST_F(KvbenchBinary, SlotPrefetchIsNamedInTheIsaColumn) {
   const Result none = run(int8 + "--slot-prefetch none --out none.csv");
   ASSERT_EQ(none.status, 0) << none.out << none.err;
   EXPECT_NE(slurp(dir_ / "none.csv").find("+SLOT-NONE"), std::string::npos);
-  const Result w = run(int8 + "--out w.csv");
+  const Result w = run(int8 + "--slot-prefetch w --out w.csv");
   ASSERT_EQ(w.status, 0) << w.out << w.err;
   EXPECT_EQ(slurp(dir_ / "w.csv").find("+SLOT-"), std::string::npos);
   const std::string before = slurp(dir_ / "none.csv");

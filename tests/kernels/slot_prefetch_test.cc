@@ -96,5 +96,15 @@ TEST(SlotPrefetch, Int8AppendsWriteTheSameBytesUnderEveryRequest) {
   }
 }
 
+// The tuned table (kernels/slot_prefetch.cc): w only where it measured faster (AMD family 26),
+// t0 for everything else, unknown CPUs included.
+TEST(SlotPrefetch, TunedRequestIsWriteOnlyOnAmdFamily26) {
+  EXPECT_EQ(tuned_slot_prefetch("AuthenticAMD", 26), SlotPrefetch::kWrite);
+  EXPECT_EQ(tuned_slot_prefetch("AuthenticAMD", 25), SlotPrefetch::kRead);
+  EXPECT_EQ(tuned_slot_prefetch("GenuineIntel", 6), SlotPrefetch::kRead);
+  EXPECT_EQ(tuned_slot_prefetch("GenuineIntel", 26), SlotPrefetch::kRead);
+  EXPECT_EQ(tuned_slot_prefetch("", -1), SlotPrefetch::kRead);
+}
+
 }  // namespace
 }  // namespace kvb
