@@ -788,9 +788,9 @@ HWY_NOINLINE std::int64_t EncodeRowsI8By4(const float* src, std::int64_t src_str
 // rounds. kvbench ab, 16 rounds, four code placements per arm: PREFETCHW 0.56-0.71x T0's time at
 // 2 threads, 0.94-1.06x at 1; against no request 0.75-0.98x at 2 threads, at 1 a fresh DRAM slot
 // 0.91x, a rewritten one 1.04-1.07x (results/epyc-zen5-2c-kvm-508m/two-thread-int8/). On the EMR
-// host (one build, the request switched by kvbench run --slot-prefetch): fresh slots of eight KV
-// heads 0.65-0.96x T0's time at 1-16 threads, rewritten ones 0.99-1.29x; an earlier call there read
-// 1.26-1.29x at fresh 1000-position slots (results/xeon-emr-16c-kvm/int8-prefetchw/).
+// host PREFETCHW took eight KV heads' fresh 1000-position slots 1.26x / 1.29x T0's time at 1 / 2
+// threads (results/xeon-emr-16c-kvm/int8-prefetchw/), so which one an append makes is a run-time
+// choice (kernels/slot_prefetch.h; kvbench run --slot-prefetch auto: W on AMD family 26 only).
 // Highway has no write hint, so x86's is inline assembly, on the AVX-512 targets only: every
 // AVX-512 CPU has PREFETCHW, while Intel's AVX2 cores before Broadwell do not list it (CPUID
 // PRFCHW); there the request stays T0.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# Note (d0a1afb): in this build --slot-prefetch t0 issued no request (README), so "t0" here ran as none.
 # EMR: the int8 append's slot request, PREFETCHW (new) against PREFETCHT0 (base), one build
 # (main 6f96831) at four placements (KVBENCH_LAYOUT_SHIFT 0, 64, 128, 192), both arms the same.
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 #!/bin/bash
-# B: main 28e278c's kvbench relinked at KVBENCH_LAYOUT_SHIFT 0, 64, 128 and 192 (k0, k64, k128, k192)
+# B: main d0a1afb's kvbench relinked at KVBENCH_LAYOUT_SHIFT 0, 64, 128 and 192 (k0, k64, k128, k192)
 B=${B:?folder of the four binaries}
 for t in 1 2; do
   if [ $t = 1 ]; then pin=pus:1; else pin=compact; fi
