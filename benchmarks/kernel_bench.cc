@@ -20,8 +20,9 @@
 // --sw-prefetch=t0|t2|none picks another, as kvbench run's option does, so one binary can time
 // the hints against each other; --slot-prefetch=auto|w|t0|none does the same for the int8
 // append's request for its slot's lines (kernels/slot_prefetch.h).
-// With the rows in L2 (floor, 512 positions, G = 2) the Zen 4 guest ran faster with no software prefetch at all: time per position over T0's, medians of
-// six alternating rounds (one build per hint), none fp32 0.79, bf16 0.79, fp16 0.84, int8 0.98;
+// With the rows in L2 (floor, 512 positions, G = 2) the Zen 4 guest ran faster with no software
+// prefetch at all: time per position over T0's, medians of six alternating rounds (one build per
+// hint), none fp32 0.79, bf16 0.79, fp16 0.84, int8 0.98;
 // T2 0.89-1.03 (results/epyc-zen4-2c-kvm/floor-prefetch.txt); `perf record -e cpu-clock` put 22%
 // of the T0 fp32 samples on its PREFETCHT0 loops. The window pays once the rows come from the L3 or
 // DRAM (kernels/sw_prefetch.cc).
@@ -556,9 +557,9 @@ int main(int argc, char** argv) {
   // The attention rows time the code path kvbench run takes (by default --sw-prefetch auto), the
   // append rows its slot request (--slot-prefetch auto); their label is the CSV's isa
   // ("AVX3+PF-T2" where the hint is not T0, "+SLOT-T0" where the request is not w).
+  const kvb::CpuFamily cpu = kvb::cpu_family(kvb::topology());  // both settings' auto
   kvb::SwPrefetch prefetch = kvb::SwPrefetch::kT0;
   if (hint == "auto") {
-    const kvb::CpuFamily cpu = kvb::cpu_family(kvb::topology());
     prefetch = kvb::tuned_sw_prefetch(cpu.vendor, cpu.family);
   } else if (!kvb::parse_sw_prefetch(hint, &prefetch)) {
     std::fprintf(stderr,
@@ -568,7 +569,6 @@ int main(int argc, char** argv) {
   }
   kvb::SlotPrefetch slot = kvb::SlotPrefetch::kWrite;
   if (request == "auto") {
-    const kvb::CpuFamily cpu = kvb::cpu_family(kvb::topology());
     slot = kvb::tuned_slot_prefetch(cpu.vendor, cpu.family);
   } else if (!kvb::parse_slot_prefetch(request, &slot)) {
     std::fprintf(stderr,

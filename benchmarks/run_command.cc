@@ -928,8 +928,8 @@ int run_main(const std::vector<std::string>& raw_args) {
     if (!spec.context_auto) check_memory(early.configs, facts);
   }
   apply_llc_option(*topo, llc_setting_of_run(*topo, settings));
+  const CpuFamily cpu = cpu_family(*topo);  // what both prefetch settings' auto is tuned by
   if (settings.sw_prefetch_auto) {
-    const CpuFamily cpu = cpu_family(*topo);
     set_sw_prefetch(tuned_sw_prefetch(cpu.vendor, cpu.family));
     if (sw_prefetch() != SwPrefetch::kT0)
       std::fprintf(stderr, "kvbench: software prefetch %s, tuned for %s family %d (--sw-prefetch t0 "
@@ -938,7 +938,6 @@ int run_main(const std::vector<std::string>& raw_args) {
     set_sw_prefetch(settings.sw_prefetch);
   }
   if (settings.slot_prefetch_auto) {
-    const CpuFamily cpu = cpu_family(*topo);
     set_slot_prefetch(tuned_slot_prefetch(cpu.vendor, cpu.family));
   } else {
     set_slot_prefetch(settings.slot_prefetch);
