@@ -39,7 +39,10 @@ bool parse_slot_prefetch(const std::string& name, SlotPrefetch* out) noexcept {
 //     against t0 (fc33868, the same code but the request) 1.26x / 1.29x at fresh 1000-position
 //     slots at 1 / 2 threads (0 of 8 rounds faster, significant), 1.02-1.04x at 4096, rewritten
 //     slots 0.95-1.13x; at 16 threads 0.97-1.13x, none significant
-//     (results/xeon-emr-16c-kvm/int8-prefetchw/ab-vs-fc33868-*).
+//     (results/xeon-emr-16c-kvm/int8-prefetchw/ab-vs-fc33868-*). One build (main 1379561), 1, 2
+//     and 8 KV heads: w against t0 at 1-16 threads nothing significant, 1-thread medians leaning to
+//     t0; none against t0 1.46-1.64x at 8 KV heads' fresh slots, never significantly faster
+//     (ab-1379561-*).
 // Elsewhere t0, the request before w was measured (0.53-0.93x the time of none at fresh slots on
 // both CPUs, results/*/int8-slot-prefetch/).
 SlotPrefetch tuned_slot_prefetch(const std::string& cpu_vendor, int cpu_family) noexcept {
