@@ -209,8 +209,12 @@ HWY_INLINE void StoreCodes(F code, T8* o, std::int64_t j0, bool stream) {
 // Bulk encodes (prefill) stream their fp32 source from memory, and the encoders that do more
 // work per vector than a conversion keep too few source lines in flight: bf16 prefill ran at
 // half fp16's rate until it prefetched the source kSourceAhead rows ahead (12.4 -> 21.5 GB/s,
-// 128 MB source). Only for bulk calls: an append's few rows are already cached.
-constexpr std::int64_t kSourceAhead = 4;
+// 128 MB source). Only for bulk calls: an append's few rows are already cached. 8 rows (4 KB at
+// head_dim 128, the attention window's distance) rather than 4: Qwen3-0.6B prefill_copy from DRAM
+// on the Zen 5 guest, one build, 12 rounds: int8 0.86x the time at 2 threads (11 of 12 rounds,
+// significant) and 0.93x at 1, bf16 0.96-0.97x, fp32 and fp16 0.84-0.99x (10 rounds), none slower
+// (results/epyc-zen5-2c-kvm-508m/prefill-source-ahead/).
+constexpr std::int64_t kSourceAhead = 8;
 constexpr std::int64_t kBulkRows = 32;
 HWY_INLINE void PrefetchSource(const float* src, std::int64_t src_stride, std::int64_t r,
                                std::int64_t rows, std::int64_t d) {
