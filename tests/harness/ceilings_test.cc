@@ -215,14 +215,18 @@ TEST(Ceilings, FmaCeilingBurstsAgainWhileAWorkerIsSlowed) {
   ThreadPool pool(*topo, 2, parse_pin_policy("compact"));
   const BusyBeside busy(*topo, pool.bound_pus()[1]);
   const std::vector<CeilingResult> bursts = measure_fma_bursts(pool, opt, 3);
-  ASSERT_EQ(bursts.size(), 3u) << "worker 1 had a third of its PU in every burst";
+  // Worker 1 has a third of its PU, so the first burst is uneven and a second follows. The host
+  // can also slow worker 0 for a whole burst (seen once, in a README test run), making a later burst
+  // even: the bursts stop there, and only there, before the limit.
+  ASSERT_GE(bursts.size(), 2u) << "worker 1 had a third of its PU in the first burst";
+  ASSERT_LE(bursts.size(), 3u);
+  for (std::size_t i = 0; i + 1 < bursts.size(); ++i) EXPECT_LT(bursts[i].slowest_worker_pct, kEvenBurstPct) << i;
+  if (bursts.size() < 3) EXPECT_GE(bursts.back().slowest_worker_pct, kEvenBurstPct);
   const CeilingResult kept = fastest_burst(bursts);
-  EXPECT_EQ(kept.bursts, 3);
-  for (const CeilingResult& b : bursts) {
-    EXPECT_LT(b.slowest_worker_pct, kEvenBurstPct);
-    EXPECT_GE(kept.gflops, b.gflops);
-  }
-  EXPECT_NE(slowest_worker_text(kept, pool.bound_pus()).find(", the fastest of 3 bursts"), std::string::npos)
+  EXPECT_EQ(kept.bursts, static_cast<int>(bursts.size()));
+  for (const CeilingResult& b : bursts) EXPECT_GE(kept.gflops, b.gflops);
+  const std::string fastest_of = ", the fastest of " + std::to_string(bursts.size()) + " bursts";
+  EXPECT_NE(slowest_worker_text(kept, pool.bound_pus()).find(fastest_of), std::string::npos)
       << slowest_worker_text(kept, pool.bound_pus());
 }
 
