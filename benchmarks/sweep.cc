@@ -167,7 +167,21 @@ std::string validate(const DecodeConfig& c, const MachineFacts& machine) {
   if ((s.sliding_layers > 0 || s.global_layers > 0) && s.window <= 0) {
     return "sliding-pattern needs a window (--window W > 0)";
   }
+  if (dtype_row_bytes(c.dtype, s.head_dim) * 8 != std::int64_t{dtype_bits(c.dtype)} * s.head_dim) {
+    return "head_dim " + std::to_string(s.head_dim) + " is odd: " + dtype_name(c.dtype) +
+           " packs two elements per byte, so its rows need an even head_dim";
+  }
   for (const DecodeConfig& part : c.parts()) {
+    const CacheShape cs = part.cache_shape();
+    // In long double: the product may be far beyond int64.
+    const long double bytes = 2.0L * cs.layers * cs.kv_heads * static_cast<long double>(cs.capacity) *
+                              static_cast<long double>(dtype_row_bytes(cs.dtype, cs.head_dim));
+    if (bytes > static_cast<long double>(kMaxCacheBytes)) {
+      char text[160];
+      std::snprintf(text, sizeof text, "the cache would be %.3Lg bytes, beyond the %lld (64 PiB) kvbench addresses",
+                    bytes, static_cast<long long>(kMaxCacheBytes));
+      return text;
+    }
     CacheGeometry geometry;
     if (const Status st = CacheGeometry::create(part.cache_shape(), &geometry); !ok(st)) {
       return status_message(st);

@@ -6,8 +6,6 @@ namespace kvb {
 
 namespace {
 constexpr std::int64_t kRowAlignBytes = 64;
-// Refuse shapes whose byte size would not fit comfortably in int64 (no silent overflow).
-constexpr std::int64_t kMaxBytes = std::int64_t{1} << 56;
 }  // namespace
 
 const char* layout_name(Layout l) noexcept {
@@ -52,7 +50,7 @@ Status CacheGeometry::create(const CacheShape& s, CacheGeometry* out) noexcept {
   std::int64_t total = dtype_row_bytes(s.dtype, row);
   for (std::int64_t factor : {std::int64_t{s.kv_heads}, s.capacity, std::int64_t{2},
                               std::int64_t{s.layers}}) {
-    if (total > kMaxBytes / factor) return Status::kInvalidShape;
+    if (total > kMaxCacheBytes / factor) return Status::kInvalidShape;
     total *= factor;
   }
 

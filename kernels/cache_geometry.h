@@ -39,10 +39,13 @@ struct CacheShape {
 std::int64_t kv_cache_bytes(std::int64_t layers, std::int64_t kv_heads, std::int64_t context,
                             std::int64_t head_dim, DType dtype) noexcept;
 
+// The largest cache create() accepts (64 PiB), so byte offsets never overflow int64.
+inline constexpr std::int64_t kMaxCacheBytes = std::int64_t{1} << 56;
+
 class CacheGeometry {
  public:
-  // Validates the shape (all dimensions > 0, q_heads % kv_heads == 0, head_dim even for int4;
-  // else kInvalidShape) and fills *out.
+  // Validates the shape (all dimensions > 0, q_heads % kv_heads == 0, head_dim even for int4,
+  // at most kMaxCacheBytes; else kInvalidShape) and fills *out.
   static Status create(const CacheShape& shape, CacheGeometry* out) noexcept;
 
   const CacheShape& shape() const noexcept { return shape_; }

@@ -69,6 +69,26 @@ TEST(Sweep, InvalidCombinationsAreListedWithReasons) {
   EXPECT_TRUE(saw_threads);
 }
 
+// Shapes the cache geometry refuses are named for what is wrong, not as "invalid cache shape".
+TEST(Sweep, OddInt4RowsAndUnaddressableCachesAreNamed) {
+  SweepSpec s = qwen_like();
+  s.head_dim = {7};
+  s.dtypes = {DType::kI4, DType::kI8};
+  SweepPlan plan = expand_sweep(s, two_pu_machine());
+  ASSERT_EQ(plan.rejected.size(), 1u);  // int8 rows of 7 bytes are fine
+  EXPECT_NE(plan.rejected[0].reason.find("head_dim 7 is odd: int4 packs two elements per byte"), std::string::npos)
+      << plan.rejected[0].reason;
+
+  s = qwen_like();
+  s.max_context = 0;
+  s.context = {std::int64_t{1} << 40, std::int64_t{1} << 20};
+  plan = expand_sweep(s, two_pu_machine());
+  ASSERT_EQ(plan.rejected.size(), 1u);
+  EXPECT_NE(plan.rejected[0].reason.find("beyond the 72057594037927936 (64 PiB) kvbench addresses"),
+            std::string::npos)
+      << plan.rejected[0].reason;
+}
+
 TEST(Sweep, MalformedPinIsAnError) {
   SweepSpec s = qwen_like();
   s.pins = {"spread"};

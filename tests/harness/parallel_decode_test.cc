@@ -195,8 +195,9 @@ TEST(ParallelDecode, AdvancingAppendSlotsWriteTheNextPositionsAndWrap) {
       EXPECT_EQ(dec.append_position(), 1);
       EXPECT_EQ(std::memcmp(g.data->data(), f.data->data(), static_cast<std::size_t>(f.geo.data_bytes())), 0)
           << dtype_name(dt);
-      if (g.scales)
+      if (g.scales) {
         EXPECT_EQ(std::memcmp(g.scales->data(), f.scales->data(), static_cast<std::size_t>(f.geo.scale_bytes())), 0);
+      }
       dec.run(ParallelDecode::Mode::kStep, 1);
       EXPECT_EQ(dec.append_position(), context - 1);
       dec.run(mode, 1);  // the run after a step goes on from the slots' own cursor
