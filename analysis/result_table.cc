@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <initializer_list>
+#include <string_view>
 #include <utility>
 
 #include "analysis/input_error.h"
@@ -70,8 +72,35 @@ std::optional<double> parse_number(const std::string& path, unsigned line, Col c
                    (column_kind(col) == ColKind::kInt ? "an integer" : "a number"));
 }
 
-bool known_aggregate(std::string_view a) {
-  return a == "none" || a == "mean" || a == "median" || a == "stddev" || a == "cv";
+// The columns whose values results/README.md enumerates; empty is allowed where a row has no
+// such value (ceilings). A value outside its list is a hand edit or a foreign file: refused, as
+// it would otherwise start a series of its own in every table.
+struct Enumerated {
+  Col col;
+  std::initializer_list<std::string_view> values;
+};
+const Enumerated kEnumerated[] = {
+    {Col::aggregate, {"none", "mean", "median", "stddev", "cv"}},
+    {Col::dtype, {"", "fp32", "fp16", "bf16", "int8", "fp8_e4m3", "fp8_e5m2", "int4"}},
+    {Col::layout, {"", "head_major", "position_major"}},
+    {Col::cache_state, {"", "warm", "cold", "weights", "fresh"}},
+    {Col::ws_level, {"", "L1", "L2", "L3", "L4", "DRAM"}},
+    {Col::valid, {"", "0", "1"}},
+};
+
+void check_enumerated(const std::string& path, unsigned line, const ResultRow& row) {
+  for (const Enumerated& e : kEnumerated) {
+    const std::string& value = row.str(e.col);
+    if (std::find(e.values.begin(), e.values.end(), value) != e.values.end()) continue;
+    std::string known;
+    for (std::string_view v : e.values) {
+      if (v.empty()) continue;
+      known += known.empty() ? "" : ", ";
+      known += v;
+    }
+    throw InputError(where(path, line) + ": column '" + std::string(column_name(e.col)) + "': unknown value '" +
+                     value + "' (" + known + ")");
+  }
 }
 
 }  // namespace
@@ -115,10 +144,7 @@ std::vector<ResultRow> load_results(const std::string& path) {
                          row.str(Col::schema_version) + "' (this kvbench reads version " +
                          std::to_string(kSchemaVersion) + ")");
       }
-      if (!known_aggregate(row.str(Col::aggregate))) {
-        throw InputError(where(path, row.line) + ": column 'aggregate': unknown value '" +
-                         row.str(Col::aggregate) + "' (none, mean, median, stddev, cv)");
-      }
+      check_enumerated(path, row.line, row);
       if (row.str(Col::benchmark).empty()) {
         throw InputError(where(path, row.line) + ": column 'benchmark': empty");
       }

@@ -121,6 +121,27 @@ TEST(ResultTable, UnknownAggregate) {
   expect_rejected("Aggregate", testing::to_csv(rows), {":2", "aggregate", "p99"});
 }
 
+// Every enumerated column refuses a value outside its documented list, naming it and the list.
+TEST(ResultTable, UnknownEnumeratedValues) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"dtype", "fp99"}, {"layout", "row_major"}, {"cache_state", "hot"},
+      {"ws_level", "LLC"}, {"valid", "2"}};
+  for (const auto& [column, value] : cases) {
+    auto rows = good_rows();
+    rows[1][column] = value;
+    expect_rejected("Enum_" + column, testing::to_csv(rows), {":3", "column '" + column + "'", "unknown value '" + value + "'"});
+  }
+  auto rows = good_rows();
+  rows[1]["dtype"] = "fp99";
+  expect_rejected("EnumList", testing::to_csv(rows), {"(fp32, fp16, bf16, int8, fp8_e4m3, fp8_e5m2, int4)"});
+  // Empty stays allowed (ceiling rows have no dtype, layout or cache state).
+  rows = good_rows();
+  for (const char* column : {"dtype", "layout", "cache_state", "ws_level", "valid"}) rows[0][column] = "";
+  const auto path = testing::scratch_dir("ResultTable.EnumEmpty") / "in.csv";
+  testing::write_text(path, testing::to_csv(rows));
+  EXPECT_EQ(load_results(path.string()).size(), rows.size());
+}
+
 std::string xz_compressed(const std::string& text) {
   namespace bio = boost::iostreams;
   std::string out;
