@@ -183,7 +183,7 @@ std::string validate(const DecodeConfig& c, const MachineFacts& machine) {
       return text;
     }
     CacheGeometry geometry;
-    if (const Status st = CacheGeometry::create(part.cache_shape(), &geometry); !ok(st)) {
+    if (const Status st = CacheGeometry::create(cs, &geometry); !ok(st)) {
       return status_message(st);
     }
   }
