@@ -16,32 +16,32 @@ std::string machine_identity(const std::string& cpu_vendor, const std::string& c
   return cpu_vendor + " " + cpu_model + signature + ", " + pus_total + " PUs";
 }
 
-ExistingResults read_existing_results(const std::string& path, int repetitions, bool need_fma) {
+ExistingResults read_existing_results(const std::string& path, int repetitions) {
   ExistingResults out;
   std::map<std::string, int> repetition_rows;
-  std::set<std::string> has_cv, has_read, has_fma;
+  std::set<std::string> has_cv;
   try {
-    io::CSVReader<25> in(path);
+    io::CSVReader<23> in(path);
     // cpu_signature came later in schema version 1: files without it read it as empty.
     in.read_header(io::ignore_extra_column | io::ignore_missing_column, "schema_version",
                    "benchmark", "model", "layout", "dtype", "layers", "q_heads", "kv_heads",
                    "head_dim", "context", "window", "batch", "threads", "pin", "cache_state",
-                   "ws_level", "aggregate", "gbps", "valid", "repetition", "cpu_vendor",
+                   "aggregate", "valid", "repetition", "cpu_vendor",
                    "cpu_model", "pus_total", "cpu_signature", "isa");
     for (const char* required :
          {"schema_version", "benchmark", "model", "layout", "dtype", "layers", "q_heads",
           "kv_heads", "head_dim", "context", "window", "batch", "threads", "pin", "cache_state",
-          "ws_level", "aggregate", "gbps", "valid", "repetition", "cpu_vendor", "cpu_model",
+          "aggregate", "valid", "repetition", "cpu_vendor", "cpu_model",
           "pus_total"}) {
       if (!in.has_column(required))
         throw UsageError("cannot resume from '" + path + "': it has no column '" + required + "'");
     }
     std::string schema, benchmark, model, layout, dtype, layers, q_heads, kv_heads, head_dim,
-        context, window, batch, threads, pin, cache_state, ws_level, aggregate, gbps, valid,
+        context, window, batch, threads, pin, cache_state, aggregate, valid,
         repetition, cpu_vendor, cpu_model, pus_total, cpu_signature, isa;
     while (in.read_row(schema, benchmark, model, layout, dtype, layers, q_heads, kv_heads,
-                       head_dim, context, window, batch, threads, pin, cache_state, ws_level,
-                       aggregate, gbps, valid, repetition, cpu_vendor, cpu_model, pus_total,
+                       head_dim, context, window, batch, threads, pin, cache_state,
+                       aggregate, valid, repetition, cpu_vendor, cpu_model, pus_total,
                        cpu_signature, isa)) {
       if (schema != "1") {
         throw UsageError("results file '" + path + "' has schema_version '" + schema +
@@ -49,18 +49,7 @@ ExistingResults read_existing_results(const std::string& path, int repetitions, 
       }
       out.machines.insert(machine_identity(cpu_vendor, cpu_model, cpu_signature, pus_total));
       out.isas.insert(isa);
-      if (benchmark.rfind("ceiling_", 0) == 0) {
-        const std::string group = threads + "|" + pin;
-        if (benchmark == "ceiling_read" && !gbps.empty()) {
-          out.read_ceiling[group + "|" + ws_level] = std::stod(gbps);
-          has_read.insert(group);
-        }
-        if (benchmark == "ceiling_copy" && !gbps.empty()) {
-          out.copy_ceiling[group + "|" + ws_level] = std::stod(gbps);
-        }
-        if (benchmark == "ceiling_fma") has_fma.insert(group);
-        continue;
-      }
+      if (benchmark.rfind("ceiling_", 0) == 0) continue;
       const CsvRow row = {{"benchmark", benchmark}, {"model", model}, {"layout", layout},
                           {"dtype", dtype}, {"layers", layers}, {"q_heads", q_heads},
                           {"kv_heads", kv_heads}, {"head_dim", head_dim}, {"context", context},
@@ -77,9 +66,6 @@ ExistingResults read_existing_results(const std::string& path, int repetitions, 
   }
   for (const auto& [key, count] : repetition_rows) {
     if (count >= repetitions && (repetitions == 1 || has_cv.count(key))) out.complete.insert(key);
-  }
-  for (const std::string& group : has_read) {
-    if (!need_fma || has_fma.count(group)) out.ceiling_groups.insert(group);
   }
   return out;
 }

@@ -1008,17 +1008,17 @@ int run_main(const std::vector<std::string>& raw_args) {
     set_aside_partial_row(out);
   }
   if (settings.resume && exists) {
-    existing = read_existing_results(out, settings.repetitions,
-                                     settings.ceilings == CeilingSet::kAll);
-    // Resuming reuses the file's ceilings: on another CPU they would be the wrong machine's.
+    existing = read_existing_results(out, settings.repetitions);
+    // A series in one file stays on one machine: another CPU's rows beside these would read as
+    // one series.
     const std::string here =
         machine_identity(meta.cpu_vendor, meta.cpu_model, meta.cpu_signature,
                          std::to_string(meta.pus_total));
     for (const std::string& there : existing.machines) {
       if (there != here) {
         throw UsageError("--resume: '" + out + "' was written on " + there + ", this machine is " +
-                         here + "; resuming would mix machines and reuse the other one's "
-                         "ceilings: use --out for a new file");
+                         here + "; resuming would mix machines in one series: use --out for a new "
+                         "file");
       }
     }
     // The isa column also names the code path (KVBENCH_AMX, --sw-prefetch): a series in one
@@ -1162,7 +1162,10 @@ int run_main(const std::vector<std::string>& raw_args) {
                    exists && !settings.force ? CsvWriter::Mode::kAppend : CsvWriter::Mode::kRefuse);
   state.writer = &writer;
 
-  // Ceilings first, per (threads, pin) group, so every row can carry its ceiling.
+  // Ceilings first, per (threads, pin) group, so every row can carry its ceiling. A resumed run
+  // measures its own too, also for a group whose ceilings the file holds: those were taken when
+  // the killed run started, and its rows are held to this invocation's (with its end-of-run
+  // bursts and crossing below).
   std::set<std::pair<int, std::string>> needed;
   std::map<std::pair<int, std::string>, StartCeilings> start_ceilings;  // groups measured by this run
   for (const Entry& e : state.entries) {
@@ -1170,15 +1173,6 @@ int run_main(const std::vector<std::string>& raw_args) {
   }
   for (const auto& [threads, pin] : groups) {
     if (!needed.count({threads, pin})) continue;
-    if (existing.ceiling_groups.count(ceiling_group_key(threads, pin))) {
-      for (const auto& [key, gbps] : existing.read_ceiling) {
-        if (key.rfind(ceiling_group_key(threads, pin) + "|", 0) == 0) state.read_ceiling[key] = gbps;
-      }
-      for (const auto& [key, gbps] : existing.copy_ceiling) {
-        if (key.rfind(ceiling_group_key(threads, pin) + "|", 0) == 0) state.copy_ceiling[key] = gbps;
-      }
-      continue;
-    }
     if (settings.ceilings != CeilingSet::kNone) {
       start_ceilings[{threads, pin}] =
           measure_ceilings(*topo, threads, pin, settings, meta, placement, events, &writer, &state.read_ceiling,

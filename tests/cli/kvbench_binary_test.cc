@@ -579,6 +579,54 @@ TEST_F(KvbenchBinary, ResumeAfterKilledRunCompletesWithoutLosingRows) {
   EXPECT_EQ(slurp(csv_path), after);
 }
 
+// A resumed run measures the ceilings of the thread count it still runs, with the end-of-run FMA
+// burst and crossing, under its own run_id: its rows are held to this invocation's ceilings,
+// not to those the file holds from the run it continues.
+TEST_F(KvbenchBinary, AResumedRunHoldsItsRowsToItsOwnCeilings) {
+  const std::string args =
+      "run --config ci-smoke --benchmarks decode_step --dtype fp32 --repetitions 1 --ceilings all --out resumed.csv ";
+  const Result first = run(args + "--context 64");
+  ASSERT_EQ(first.status, 0) << first.err;
+  const Result resumed = run(args + "--context 64,256 --resume");
+  ASSERT_EQ(resumed.status, 0) << resumed.out << resumed.err;
+  EXPECT_NE(resumed.err.find("1 configuration(s) already complete"), std::string::npos) << resumed.err;
+
+  struct Invocation {
+    std::map<std::string, double> read;  // ws_level -> ceiling_read GB/s
+    std::map<std::string, int> ceilings;  // ceiling benchmark -> rows
+    std::vector<std::map<std::string, std::string>> rows;
+  };
+  std::map<std::string, Invocation> by_run;
+  std::vector<std::string> order;
+  for (const auto& row : read_csv(dir_ / "resumed.csv").rows) {
+    const std::string& id = row.at("run_id");
+    if (!by_run.count(id)) order.push_back(id);
+    Invocation& inv = by_run[id];
+    const std::string& b = row.at("benchmark");
+    if (b.rfind("ceiling_", 0) == 0) {
+      ++inv.ceilings[b];
+      if (b == "ceiling_read") inv.read[row.at("ws_level")] = std::stod(row.at("gbps"));
+    } else if (row.at("aggregate") == "none") {
+      inv.rows.push_back(row);
+    }
+  }
+  ASSERT_EQ(order.size(), 2u) << "the resumed rows carry the first run's run_id";
+  const std::vector<std::string> contexts = {"64", "256"};
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    SCOPED_TRACE(order[i]);
+    const Invocation& inv = by_run[order[i]];
+    for (const char* b : {"ceiling_fma", "ceiling_fma_end", "ceiling_barrier", "ceiling_barrier_end"})
+      EXPECT_EQ(inv.ceilings.count(b) ? inv.ceilings.at(b) : 0, 1) << b;
+    EXPECT_FALSE(inv.read.empty());
+    ASSERT_EQ(inv.rows.size(), 1u);
+    const auto& row = inv.rows.front();
+    EXPECT_EQ(row.at("context"), contexts[i]);
+    ASSERT_TRUE(inv.read.count(row.at("ws_level"))) << row.at("ws_level");
+    EXPECT_NEAR(std::stod(row.at("ceiling_gbps")), inv.read.at(row.at("ws_level")),
+                1e-4 * inv.read.at(row.at("ws_level")));
+  }
+}
+
 TEST_F(KvbenchBinary, ResumeRefusesAFileWrittenOnAnotherMachine) {
   // Another model name (column 6), or the same name with another CPU signature (column 7: two
   // guests both called "AMD EPYC" were a Zen 3 and a Zen 5). The columns before hold no commas.
