@@ -213,7 +213,9 @@ HWY_INLINE void StoreCodes(F code, T8* o, std::int64_t j0, bool stream) {
 // head_dim 128, the attention window's distance) rather than 4: Qwen3-0.6B prefill_copy from DRAM
 // on the Zen 5 guest, one build, 12 rounds: int8 0.86x the time at 2 threads (11 of 12 rounds,
 // significant) and 0.93x at 1, bf16 0.96-0.97x, fp32 and fp16 0.84-0.99x (10 rounds), none slower
-// (results/epyc-zen5-2c-kvm-508m/prefill-source-ahead/).
+// (results/epyc-zen5-2c-kvm-508m/prefill-source-ahead/); the EMR host, 16-32 rounds: int8 0.93x at
+// 1 and 2 threads (significant), fp32 0.97-0.98x, both level at 16
+// (results/xeon-emr-16c-kvm/prefill-source-ahead/).
 constexpr std::int64_t kSourceAhead = 8;
 constexpr std::int64_t kBulkRows = 32;
 HWY_INLINE void PrefetchSource(const float* src, std::int64_t src_stride, std::int64_t r,

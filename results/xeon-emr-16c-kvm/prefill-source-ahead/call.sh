@@ -1,0 +1,28 @@
+#!/bin/bash
+# 2026-12-05, EMR host, one device call: (1) every unit test binary of main 20b4d3e's build, as in
+# ../host-tests/call2.sh (no ctest or gnuplot there); (2) prefill_copy with the bulk encoders' fp32
+# source prefetched 8 rows ahead (main since 1bb561f) against 4 (before), one scratch build of
+# main 47790a7 whose distance comes from KVB_SA (scratch.patch), so both arms are one binary at one
+# code placement; kvbench ab through results/device-ab.sh at 1 and 16 threads, fp32 and int8 at
+# 9363 positions (2.1 GiB of fp32 source per step).
+# Pack (.carry/pack.tar.xz -> /tmp/pk): bin/{kvbench,kernel_bench,kvbench-sa,<test binaries>}, lib/.
+cd "$(dirname "$0")/../../.."
+. results/device-env.sh
+export KVBENCH_TEST_KVBENCH=/tmp/pk/bin/kvbench KVBENCH_TEST_KERNEL_BENCH=/tmp/pk/bin/kernel_bench \
+  KVBENCH_TEST_SOURCE_DIR=$PWD
+nproc; date -u; command -v gnuplot || echo "no gnuplot"
+mkdir -p $OUT/host-tests
+for t in kernels_test harness_tests variants_test cli_tests analysis_tests cli_binary_tests; do
+  start=$(date +%s)
+  timeout 200 /tmp/pk/bin/$t > $OUT/host-tests/$t.txt 2>&1
+  echo "$t rc=$? $(( $(date +%s) - start )) s: $(grep -E '^\[  PASSED  \]|^\[  FAILED  \] [0-9]+ test' $OUT/host-tests/$t.txt | tr '\n' ' ')"
+  grep -E '^\[  FAILED  \] [A-Za-z]' $OUT/host-tests/$t.txt | sort -u
+done
+(cd $OUT && tar cJf host-tests.tar.xz host-tests && rm -rf host-tests)
+date -u
+export THREADS="${THREADS:-1 16}" ROUNDS=${ROUNDS:-8} BUDGET=${BUDGET:-170}
+bash results/device-ab.sh source-ahead "$0" -- \
+  --base /tmp/pk/bin/kvbench-sa --base-env KVB_SA=4 --new /tmp/pk/bin/kvbench-sa --new-env KVB_SA=8 -- \
+  --llc 64MiB --model qwen3-0.6b --context 9363 --dtype fp32,int8 \
+  --benchmarks prefill_copy --repetitions 3 --min-time 0.1 --ceilings none
+date -u
