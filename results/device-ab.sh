@@ -4,7 +4,8 @@
 # in lib/), once per thread count of THREADS (default "1 16"; 1 thread pinned to PU 1, more
 # compact). Each thread count's rounds go to NAME/ab-<T>t/ with the ab's output in
 # NAME/ab-<T>t.out; lscpu.txt has the machine, call.sh the calling script. The folder comes
-# back as $OUT/NAME.tar.xz (its CSVs are too many files for the call to return one by one).
+# back as $OUT/NAME.tar.xz (its CSVs are too many files for the call to return one by one),
+# packed again after each thread count.
 #
 #   results/device-ab.sh NAME CALLER -- <kvbench ab options> -- <kvbench run options>
 #
@@ -27,5 +28,8 @@ for t in ${THREADS:-1 16}; do
   /tmp/pk/bin/kvbench ab --dir "$dir/ab-${t}t" --rounds "${ROUNDS:-6}" --budget "${BUDGET:-150}" "${ab_args[@]}" -- \
     "$@" --threads "$t" --pin "$pin" > "$dir/ab-${t}t.out" 2>&1
   echo "ab ${t}T rc=$? $(date -u +%H:%M:%S)"
+  # Packed after every thread count, so a call stopped at its time limit still returns the
+  # thread counts it finished.
+  tar cJf "$OUT/$name.tar.xz.part" -C "$OUT" "$name" && mv "$OUT/$name.tar.xz.part" "$OUT/$name.tar.xz"
 done
-tar cJf "$OUT/$name.tar.xz" -C "$OUT" "$name" && rm -rf "$dir"
+rm -rf "$dir"
