@@ -1,6 +1,7 @@
 #include "benchmarks/existing_results.h"
 
 #include <exception>
+#include <map>
 #include <vector>
 
 #include <libfccp/csv.h>
@@ -26,23 +27,21 @@ ExistingResults read_existing_results(const std::string& path, int repetitions) 
     in.read_header(io::ignore_extra_column | io::ignore_missing_column, "schema_version",
                    "benchmark", "model", "layout", "dtype", "layers", "q_heads", "kv_heads",
                    "head_dim", "context", "window", "batch", "threads", "pin", "cache_state",
-                   "aggregate", "valid", "repetition", "cpu_vendor",
-                   "cpu_model", "pus_total", "cpu_signature", "isa");
+                   "aggregate", "valid", "repetition", "cpu_vendor", "cpu_model", "pus_total",
+                   "cpu_signature", "isa");
     for (const char* required :
          {"schema_version", "benchmark", "model", "layout", "dtype", "layers", "q_heads",
           "kv_heads", "head_dim", "context", "window", "batch", "threads", "pin", "cache_state",
-          "aggregate", "valid", "repetition", "cpu_vendor", "cpu_model",
-          "pus_total"}) {
+          "aggregate", "valid", "repetition", "cpu_vendor", "cpu_model", "pus_total"}) {
       if (!in.has_column(required))
         throw UsageError("cannot resume from '" + path + "': it has no column '" + required + "'");
     }
     std::string schema, benchmark, model, layout, dtype, layers, q_heads, kv_heads, head_dim,
-        context, window, batch, threads, pin, cache_state, aggregate, valid,
-        repetition, cpu_vendor, cpu_model, pus_total, cpu_signature, isa;
+        context, window, batch, threads, pin, cache_state, aggregate, valid, repetition,
+        cpu_vendor, cpu_model, pus_total, cpu_signature, isa;
     while (in.read_row(schema, benchmark, model, layout, dtype, layers, q_heads, kv_heads,
-                       head_dim, context, window, batch, threads, pin, cache_state,
-                       aggregate, valid, repetition, cpu_vendor, cpu_model, pus_total,
-                       cpu_signature, isa)) {
+                       head_dim, context, window, batch, threads, pin, cache_state, aggregate,
+                       valid, repetition, cpu_vendor, cpu_model, pus_total, cpu_signature, isa)) {
       if (schema != "1") {
         throw UsageError("results file '" + path + "' has schema_version '" + schema +
                          "', this kvbench writes 1");

@@ -4,7 +4,6 @@
 #pragma once
 #include <compare>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <set>
 #include <string>
