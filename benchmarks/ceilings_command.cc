@@ -69,17 +69,25 @@ int ceilings_main(const std::vector<std::string>& args) {
        "in ns (3 repetitions of --min-time a pair)");
   po::variables_map vm;
   if (parse_layered_or_help(args, desc, &vm, "custom")) return 0;
-  const auto topo = Topology::discover();
+  // Every value is checked before the machine is probed (--llc auto measures for seconds).
   const bool pairs = vm["barrier-pairs"].as<bool>();
-  if (!pairs) apply_llc_option(*topo, llc_option(vm["llc"].as<std::string>()));  // pairs size nothing from it
+  const LlcSetting llc = llc_option(vm["llc"].as<std::string>());
   const std::string threads_text = vm["threads"].as<std::string>();
-  const int threads = threads_text == "all" ? topo->pu_count()
-                                            : static_cast<int>(parse_positive(threads_text, "threads"));
+  const int asked_threads = threads_text == "all" ? 0 : static_cast<int>(parse_positive(threads_text, "threads"));
   CeilingOptions opt;
   opt.min_seconds = vm["min-time"].as<double>();
+  if (!(opt.min_seconds > 0)) throw UsageError("bad value for --min-time: expected seconds > 0");
+  PinPolicy pin;
   try {
     opt.placement = parse_placement(vm["placement"].as<std::string>());
-    const PinPolicy pin = parse_pin_policy(vm["pin"].as<std::string>());
+    pin = parse_pin_policy(vm["pin"].as<std::string>());
+  } catch (const HarnessError& e) {
+    throw UsageError(e.what());
+  }
+  const auto topo = Topology::discover();
+  if (!pairs) apply_llc_option(*topo, llc);  // pairs size nothing from it
+  const int threads = asked_threads > 0 ? asked_threads : topo->pu_count();
+  try {
     if (pairs) {
       const std::vector<unsigned> pus = choose_pus(*topo, threads, pin);
       if (pus.size() < 2) throw UsageError("--barrier-pairs needs at least two bound PUs (--threads >= 2, --pin not none)");

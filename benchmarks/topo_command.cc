@@ -21,9 +21,10 @@ int topo_main(const std::vector<std::string>& args) {
        "curve), or a size such as 32MiB");
   po::variables_map vm;
   if (parse_layered_or_help(args, desc, &vm, "custom")) return 0;
+  const LlcSetting setting = llc_option(vm["llc"].as<std::string>());  // a bad value prints nothing
   const auto topo = Topology::discover();
   std::cout << topo->describe();
-  const LlcDecision llc = apply_llc_option(*topo, llc_option(vm["llc"].as<std::string>()));
+  const LlcDecision llc = apply_llc_option(*topo, setting);
   if (!llc.curve.empty()) {
     std::cout << "\none core's read bandwidth (the LLC probe):\n";
     for (const ReadPoint& p : llc.curve) {

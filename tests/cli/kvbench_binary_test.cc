@@ -788,6 +788,13 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
       {"ab --dir d --new-args --resume -- --config ci-smoke", "leave out --resume", true},
       {"ab --dir d -- --config ci-smoke --dtype fp33 --llc 8MiB",
        "round 1's base run exited 2 (d/base-1.log: kvbench: error: bad value 'fp33' for --dtype", true},
+      // ceilings and topo check their values before probing the machine (--llc auto's probe
+      // takes seconds); ceilings once took a negative --min-time.
+      {"ceilings --min-time -1", "bad value for --min-time: expected seconds > 0", true},
+      {"ceilings --threads 0", "bad value '0' for --threads", true},
+      {"ceilings --pin bogus", "unknown pin policy 'bogus'", true},
+      {"ceilings --placement bogus", "unknown placement 'bogus'", true},
+      {"topo --llc 3", "bad value '3' for --llc", true},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args);
@@ -797,6 +804,7 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
     if (c.before_llc) {
       EXPECT_EQ(r.err.find("LLC"), std::string::npos) << r.err;
     }
+    if (c.args.rfind("topo ", 0) == 0) EXPECT_EQ(r.out, "") << "topo printed before refusing";
   }
   // size prints its table only once every model's values are read: none of it before an error.
   const Result size = run("size --model qwen3-0.6b,llama-3-8b --context 1024,-5");
