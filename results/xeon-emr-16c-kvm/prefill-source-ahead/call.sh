@@ -4,7 +4,7 @@
 # source prefetched 8 rows ahead (main since 1bb561f) against 4 (before), one scratch build of
 # main 47790a7 whose distance comes from KVB_SA (scratch.patch), so both arms are one binary at one
 # code placement; kvbench ab through results/device-ab.sh at 1 and 16 threads, fp32 and int8 at
-# 9363 positions (2.1 GiB of fp32 source per step).
+# 9363 positions (2.1 GB of fp32 source per step).
 # Pack (.carry/pack.tar.xz -> /tmp/pk): bin/{kvbench,kernel_bench,kvbench-sa,<test binaries>}, lib/.
 cd "$(dirname "$0")/../../.."
 . results/device-env.sh
