@@ -6,19 +6,23 @@
 #                                           folder below results/, except those under a KEEP path
 #   results/device-slim.sh restore          check them out again
 #
-# results/*.sh (the device scripts) and untracked files stay. Only the working tree changes:
-# nothing committed or staged is touched, and restore brings back exactly what hide removed.
+# results/*.sh (the device scripts), untracked files and files edited but not staged stay. Only
+# the working tree changes: nothing committed or staged is touched, and restore brings back exactly
+# what hide removed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case "${1:-}" in
   hide)
     shift
+    # Files edited and not yet staged stay: restore would bring back the index's copy instead.
+    declare -A edited=()
+    while IFS= read -r -d '' f; do edited[$f]=1; done < <(git ls-files -z -m results)
     git ls-files -z results | grep -zv '^results/[^/]*$' | while IFS= read -r -d '' f; do
       for k in "$@"; do [[ $f == "${k%/}"/* ]] && continue 2; done
-      rm -f -- "$f"
+      [[ -n ${edited[$f]:-} ]] || rm -f -- "$f"
     done
     find results -mindepth 1 -type d -empty -delete
-    git ls-files -z | while IFS= read -r -d '' f; do if [[ -f $f ]]; then stat -c %s -- "$f"; fi; done |
+    git ls-files -z | { xargs -0 stat -c %s -- 2>/dev/null || true; } |
       awk '{s += $1} END {printf "tracked files left: %.1f MiB\n", s / 1048576}'
     ;;
   restore)
