@@ -3,8 +3,7 @@
 # ../host-tests/call2.sh (no ctest or gnuplot there); (2) prefill_copy with the bulk encoders' fp32
 # source prefetched 8 rows ahead (main since 1bb561f) against 4 (before), one scratch build of
 # main 47790a7 whose distance comes from KVB_SA (scratch.patch), so both arms are one binary at one
-# code placement; kvbench ab through results/device-ab.sh at 1 and 16 threads, fp32 and int8 at
-# 9363 positions (2.1 GB of fp32 source per step).
+# code placement; ab.sh at 1 and 16 threads, 8 rounds.
 # Pack (.carry/pack.tar.xz -> /tmp/pk): bin/{kvbench,kernel_bench,kvbench-sa,<test binaries>}, lib/.
 cd "$(dirname "$0")/../../.."
 . results/device-env.sh
@@ -20,9 +19,4 @@ for t in kernels_test harness_tests variants_test cli_tests analysis_tests cli_b
 done
 (cd $OUT && tar cJf host-tests.tar.xz host-tests && rm -rf host-tests)
 date -u
-export THREADS="${THREADS:-1 16}" ROUNDS=${ROUNDS:-8} BUDGET=${BUDGET:-170}
-bash results/device-ab.sh source-ahead "$0" -- \
-  --base /tmp/pk/bin/kvbench-sa --base-env KVB_SA=4 --new /tmp/pk/bin/kvbench-sa --new-env KVB_SA=8 -- \
-  --llc 64MiB --model qwen3-0.6b --context 9363 --dtype fp32,int8 \
-  --benchmarks prefill_copy --repetitions 3 --min-time 0.1 --ceilings none
-date -u
+NAME=source-ahead THREADS="1 16" ROUNDS=8 BUDGET=170 bash results/xeon-emr-16c-kvm/prefill-source-ahead/ab.sh
