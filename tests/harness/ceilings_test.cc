@@ -214,11 +214,14 @@ TEST(Ceilings, FmaCeilingBurstsAgainWhileAWorkerIsSlowed) {
 
   ThreadPool pool(*topo, 2, parse_pin_policy("compact"));
   const BusyBeside busy(*topo, pool.bound_pus()[1]);
-  const std::vector<CeilingResult> bursts = measure_fma_bursts(pool, opt, 3);
-  // Worker 1 has a third of its PU, so the first burst is uneven and a second follows. The host
-  // can also slow worker 0 for a whole burst (seen once, in a README test run), making a later burst
-  // even: the bursts stop there, and only there, before the limit.
-  ASSERT_GE(bursts.size(), 2u) << "worker 1 had a third of its PU in the first burst";
+  // Worker 1 has a third of its PU, so the first burst is uneven and a second follows. A time
+  // slice can still favour worker 1 through a whole first burst (seen once in a README test run,
+  // 2026-12-05): up to three measurements, the first whose first burst was uneven counts.
+  std::vector<CeilingResult> bursts;
+  for (int attempt = 0; attempt < 3 && bursts.size() < 2; ++attempt) bursts = measure_fma_bursts(pool, opt, 3);
+  // The host can also slow worker 0 for a whole burst (seen once, in a README test run), making a
+  // later burst even: the bursts stop there, and only there, before the limit.
+  ASSERT_GE(bursts.size(), 2u) << "worker 1 had a third of its PU in the first burst of three measurements";
   ASSERT_LE(bursts.size(), 3u);
   for (std::size_t i = 0; i + 1 < bursts.size(); ++i) EXPECT_LT(bursts[i].slowest_worker_pct, kEvenBurstPct) << i;
   if (bursts.size() < 3) EXPECT_GE(bursts.back().slowest_worker_pct, kEvenBurstPct);
