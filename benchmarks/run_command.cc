@@ -22,6 +22,7 @@
 #include "benchmarks/forwarding_reporter.h"
 #include "benchmarks/machine_probe.h"
 #include "benchmarks/option_parser.h"
+#include "benchmarks/option_suggestion.h"
 #include "benchmarks/progress.h"
 #include "benchmarks/result_rows.h"
 #include "benchmarks/run_options.h"
@@ -914,6 +915,17 @@ int run_main(const std::vector<std::string>& raw_args) {
     }
   }();
 
+  // A misspelt event would otherwise run the whole sweep and read `unsupported` like an event
+  // this machine cannot count.
+  for (const std::string& event : settings.counters) {
+    if (const std::string why = unknown_counter_reason(event); !why.empty()) {
+      std::vector<std::string> known = papi_preset_names();
+      for (const std::string& sde : sde_counter_names()) known.push_back(sde);
+      const std::string suggestion = closest_name(event, known);
+      throw UsageError("bad value for --counters: " + why +
+                       (suggestion.empty() ? "" : "; did you mean " + suggestion + "?"));
+    }
+  }
   const auto topo = Topology::discover();
   // Shapes, thread counts and pins do not depend on the LLC's size, so a bad one is refused
   // before --llc auto's probe (1.5-2.5 s on the Zen 3 guest) rather than after it; so is a given

@@ -2,6 +2,7 @@
 
 #include <papi.h>
 #include <pthread.h>
+#include <strings.h>
 
 #include <algorithm>
 #include <fstream>
@@ -97,6 +98,76 @@ std::vector<std::string> sde_counter_names() {
   return v;
 }
 
+std::vector<std::string> papi_preset_names() {
+  papi_init_once();
+  std::vector<std::string> names;
+  int code = PAPI_PRESET_MASK;
+  if (PAPI_enum_event(&code, PAPI_ENUM_FIRST) != PAPI_OK) return names;
+  do {
+    PAPI_event_info_t info;
+    if (PAPI_get_event_info(code, &info) == PAPI_OK && info.symbol[0] != '\0') names.push_back(info.symbol);
+  } while (PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
+  return names;
+}
+
+namespace {
+
+// The events a component lists (PAPI's full names).
+std::vector<std::string> component_event_names(int cidx) {
+  std::vector<std::string> names;
+  int code = PAPI_NATIVE_MASK;
+  for (int rc = PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx); rc == PAPI_OK;
+       rc = PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx)) {
+    char name[PAPI_MAX_STR_LEN];
+    if (PAPI_event_code_to_name(code, name) == PAPI_OK) names.emplace_back(name);
+  }
+  return names;
+}
+
+}  // namespace
+
+std::string unknown_counter_reason(const std::string& name) {
+  papi_init_once();
+  const auto same = [](const std::string& a, const std::string& b) { return strcasecmp(a.c_str(), b.c_str()) == 0; };
+  // "component:::event" names its component; a bare name is a preset (PAPI_*) or a native event,
+  // which on Linux is perf_event's (libpfm4's names) unless an enabled component knows it.
+  const std::size_t qualifier = name.find(":::");
+  const std::string wanted = qualifier == std::string::npos ? "" : name.substr(0, qualifier);
+  // PAPI's sde component takes any name, as a placeholder for an event some library may
+  // register later, and reads it as 0: only its list says which events exist.
+  if (wanted == "sde") {
+    for (int c = 0; c < PAPI_num_components(); ++c) {
+      const PAPI_component_info_t* info = PAPI_get_component_info(c);
+      if (!info || wanted != info->name || info->disabled) continue;
+      const std::vector<std::string> listed = component_event_names(c);
+      if (std::find(listed.begin(), listed.end(), name) != listed.end()) return "";
+      return "no SDE event '" + name.substr(qualifier + 3) + "' is registered (PAPI would read it as 0)";
+    }
+  }
+  int code = 0;
+  if (PAPI_event_name_to_code(name.c_str(), &code) == PAPI_OK) return "";
+  if (name.size() > 5 && same(name.substr(0, 5), "PAPI_")) {
+    const std::vector<std::string> presets = papi_preset_names();
+    if (std::none_of(presets.begin(), presets.end(), [&](const std::string& p) { return same(p, name); }))
+      return "'" + name + "' is not a PAPI preset (papi_avail lists them)";
+    return "";  // a preset with nothing here to count it: recorded as unsupported
+  }
+  bool found = false, disabled = false;
+  for (int c = 0; c < PAPI_num_components(); ++c) {
+    const PAPI_component_info_t* info = PAPI_get_component_info(c);
+    if (!info) continue;
+    const std::string component = info->name;
+    const bool candidate = wanted.empty() ? component.rfind("perf_event", 0) == 0 : component == wanted;
+    if (!candidate) continue;
+    found = true;
+    disabled = disabled || info->disabled;
+  }
+  if (disabled) return "";  // its component cannot list events here, so the name may be real
+  if (!wanted.empty() && !found) return "PAPI has no component '" + wanted + "' (kvbench topo lists them)";
+  if (!wanted.empty()) return "component " + wanted + " has no event '" + name.substr(qualifier + 3) + "'";
+  return "no enabled PAPI component has an event '" + name + "' (papi_native_avail lists them)";
+}
+
 struct CounterSet::Impl {
   std::vector<std::string> events;
   struct EventState {
@@ -142,6 +213,10 @@ void CounterSet::attach(int worker) {
   std::map<int, std::size_t> by_component;
   for (std::size_t i = 0; i < impl_->events.size(); ++i) {
     Impl::EventState& st = w.state[i];
+    if (std::string why = unknown_counter_reason(impl_->events[i]); !why.empty()) {
+      st = {CounterStatus::kUnsupported, std::move(why)};
+      continue;
+    }
     int code = 0;
     int rc = PAPI_event_name_to_code(impl_->events[i].c_str(), &code);
     if (rc != PAPI_OK) {

@@ -63,4 +63,13 @@ std::string counter_capabilities();
 // Names every kvbench SDE event (sde:::kvbench::...), handy as a default selection.
 std::vector<std::string> sde_counter_names();
 
+// Why PAPI certainly has no event called `name` here (a misspelt preset, an SDE event kvbench
+// does not register, a component PAPI lacks), or "" when it has or may have one. A name meant
+// for a component that is disabled here (perf_event on a guest without a PMU) may be real, so it
+// is not refused: it runs and reads `unsupported`, as an event the machine cannot count.
+std::string unknown_counter_reason(const std::string& name);
+
+// Names every PAPI preset (PAPI_TOT_CYC, ...), available here or not.
+std::vector<std::string> papi_preset_names();
+
 }  // namespace kvb

@@ -795,6 +795,13 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
       {"ceilings --pin bogus", "unknown pin policy 'bogus'", true},
       {"ceilings --placement bogus", "unknown placement 'bogus'", true},
       {"topo --llc 3", "bad value '3' for --llc", true},
+      // A misspelt counter once ran the sweep and read `unsupported`, like a missing PMU.
+      {std::string(kSmoke) + "--counters PAPI_TOT_CYK --llc auto",
+       "bad value for --counters: 'PAPI_TOT_CYK' is not a PAPI preset (papi_avail lists them); "
+       "did you mean PAPI_TOT_CYC?", true},
+      {std::string(kSmoke) + "--counters sde:::kvbench::KV_BYTES_RAED --llc auto",
+       "no SDE event 'kvbench::KV_BYTES_RAED' is registered (PAPI would read it as 0); did you mean sde:::kvbench::KV_BYTES_READ?", true},
+      {std::string(kSmoke) + "--counters nosuch:::EVENT --llc auto", "PAPI has no component 'nosuch'", true},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args);
@@ -804,7 +811,9 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
     if (c.before_llc) {
       EXPECT_EQ(r.err.find("LLC"), std::string::npos) << r.err;
     }
-    if (c.args.rfind("topo ", 0) == 0) EXPECT_EQ(r.out, "") << "topo printed before refusing";
+    if (c.args.rfind("topo ", 0) == 0) {
+      EXPECT_EQ(r.out, "") << "topo printed before refusing";
+    }
   }
   // size prints its table only once every model's values are read: none of it before an error.
   const Result size = run("size --model qwen3-0.6b,llama-3-8b --context 1024,-5");
@@ -819,6 +828,34 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
   EXPECT_NE(r.err.find("'--kv-heads'"), std::string::npos) << r.err;
   // Nothing ran, so no results file was started.
   EXPECT_FALSE(fs::exists(dir_ / "results"));
+}
+
+// A preset this machine may not count still runs: each row holds its count, or a status saying why
+// not and no value (never 0); a bare native name is not refused on a machine whose perf_event
+// component is disabled, where PAPI cannot say whether it exists.
+TEST_F(KvbenchBinary, ACounterTheMachineMayLackIsRecordedNotRefused) {
+  const Result r = run(std::string(kSmoke) + "--dtype fp32 --context 64 --llc 8MiB --ceilings none "
+                       "--counters PAPI_TOT_CYC --out c.csv");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const Csv csv = read_csv(dir_ / "c.csv");
+  ASSERT_FALSE(csv.rows.empty());
+  for (const auto& row : csv.rows) {
+    SCOPED_TRACE(row.at("benchmark"));
+    const std::string status = row.at("c:PAPI_TOT_CYC:status"), value = row.at("c:PAPI_TOT_CYC");
+    if (status == "ok" || status == "multiplexed") {
+      EXPECT_GT(std::stod(value), 0.0);
+    } else {
+      EXPECT_TRUE(status == "unsupported" || status == "denied" || status == "not_read") << status;
+      EXPECT_EQ(value, "");
+    }
+  }
+  const std::string capabilities = run("topo").out;
+  if (capabilities.find("component perf_event: disabled") != std::string::npos) {
+    const Result bare = run(std::string(kSmoke) + "--dtype fp32 --context 64 --llc 8MiB --ceilings none "
+                            "--counters NO_SUCH_NATIVE_EVENT --out bare.csv");
+    EXPECT_EQ(bare.status, 0) << bare.err;
+    EXPECT_EQ(read_csv(dir_ / "bare.csv").rows.at(0).at("c:NO_SUCH_NATIVE_EVENT:status"), "unsupported");
+  }
 }
 
 // --llc SIZE replaces hwloc's LLC for everything sized from it, and the rows say so (an odd size,

@@ -1,5 +1,7 @@
 #include "harness/counters.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "harness/memory.h"
@@ -70,7 +72,10 @@ TEST(Counters, HardwareEventIsNeverAFakeZero) {
   auto topo = Topology::discover();
   const int threads = std::min(2, topo->pu_count());
   ThreadPool pool(*topo, threads, parse_pin_policy("compact"));
-  CounterSet cs({"PAPI_TOT_CYC", "NO_SUCH_EVENT_XYZ", sde_counter_names()[0]}, threads);
+  // An SDE name kvbench does not register: PAPI's sde component would make it a placeholder
+  // reading 0.
+  CounterSet cs({"PAPI_TOT_CYC", "NO_SUCH_EVENT_XYZ", sde_counter_names()[0], "sde:::kvbench::KV_BYTES_RAED"},
+                threads);
   pool.run([&](int w) {
     cs.start(w);
     volatile double x = 1;
@@ -78,7 +83,7 @@ TEST(Counters, HardwareEventIsNeverAFakeZero) {
     cs.stop(w);
   });
   const std::vector<CounterReading> r = cs.readings(1);
-  ASSERT_EQ(r.size(), 3u);
+  ASSERT_EQ(r.size(), 4u);
   // Machines with counters: a real, positive cycle count. Without (this VM): a status, no value.
   if (r[0].status == CounterStatus::kOk || r[0].status == CounterStatus::kMultiplexed) {
     ASSERT_TRUE(r[0].value.has_value());
@@ -94,6 +99,9 @@ TEST(Counters, HardwareEventIsNeverAFakeZero) {
   EXPECT_FALSE(r[1].value.has_value());
   EXPECT_EQ(r[2].status, CounterStatus::kOk);  // one bad event does not sink the others
   EXPECT_EQ(*r[2].value, 0.0);                  // really read: nothing counted KV bytes here
+  EXPECT_EQ(r[3].status, CounterStatus::kUnsupported);
+  EXPECT_FALSE(r[3].value.has_value());
+  EXPECT_NE(r[3].reason.find("no SDE event"), std::string::npos) << r[3].reason;
   cs.detach_all(pool);
 }
 
@@ -102,6 +110,19 @@ TEST(Counters, CapabilitiesListComponentsAndTheCycleCounter) {
   EXPECT_NE(c.find("perf_event_paranoid"), std::string::npos) << c;
   EXPECT_NE(c.find("component sde"), std::string::npos) << c;
   EXPECT_NE(c.find("PAPI_TOT_CYC: "), std::string::npos) << c;
+}
+
+// A typo is told apart from a counter the machine lacks: only a name PAPI certainly does not have
+// gets a reason (the run refuses it); presets and SDE events it has, counted here or not, get none.
+TEST(Counters, UnknownNamesAreToldApartFromUncountableOnes) {
+  const std::vector<std::string> presets = papi_preset_names();
+  EXPECT_GT(presets.size(), 50u);
+  EXPECT_NE(std::find(presets.begin(), presets.end(), "PAPI_TOT_CYC"), presets.end());
+  for (const std::string known : {"PAPI_TOT_CYC", "PAPI_L3_TCM", "papi_tot_ins", "sde:::kvbench::KV_BYTES_READ"})
+    EXPECT_EQ(unknown_counter_reason(known), "") << known;
+  EXPECT_NE(unknown_counter_reason("PAPI_TOT_CYK").find("not a PAPI preset"), std::string::npos);
+  EXPECT_NE(unknown_counter_reason("sde:::kvbench::NO_SUCH").find("no SDE event 'kvbench::NO_SUCH' is registered"), std::string::npos);
+  EXPECT_NE(unknown_counter_reason("nosuch:::EVENT").find("no component 'nosuch'"), std::string::npos);
 }
 
 TEST(Counters, StatusNames) {
