@@ -36,8 +36,8 @@ do for [fmt in "svg png"] {
        datafile index 7 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
        datafile index 8 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
        datafile index 9 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
-       176.765821 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 177 GB/s", \
-       61.92182197 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 61.9 GB/s", \
+       187.431007 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 187 GB/s", \
+       71.88611252 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 71.9 GB/s", \
        datafile index 10 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   set title "attention" noenhanced
   plot datafile index 11 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "fp32 warm (1L 8q/8kv d128)", \
@@ -48,8 +48,8 @@ do for [fmt in "svg png"] {
        datafile index 16 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
        datafile index 17 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
        datafile index 18 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
-       176.765821 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 177 GB/s", \
-       61.92182197 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 61.9 GB/s", \
+       187.431007 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 187 GB/s", \
+       71.88611252 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 71.9 GB/s", \
        datafile index 19 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   unset multiplot
 

@@ -34,7 +34,7 @@ do for [fmt in "svg png"] {
   set rmargin at screen 0.97
   set title "% of the read ceiling at the same level and thread count" noenhanced
   set ylabel "% of read ceiling"
-  set yrange [0:152.139106]
+  set yrange [0:117.7410218]
   set ytics auto
   plot datafile index 0 using 1:3 with linespoints pt 7 ps 1 lw 2 lc rgb "#1f77b4" notitle, \
        datafile index 1 using 1:3 with linespoints pt 7 ps 1 lw 2 lc rgb "#ff7f0e" notitle, \

@@ -17,23 +17,23 @@ do for [fmt in "svg png"] {
   set xlabel "arithmetic intensity (FLOP/byte)"
   set ylabel "attained performance (GFLOP/s)"
   set xrange [0.1888020833:124.1155747]
-  set yrange [1.686863161:851.7809949]
+  set yrange [2.626792181:915.85055]
   set xtics ("0.125" 0.125, "0.25" 0.25, "0.5" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64)
   set samples 400
-  peak = 425.8904975
-  bw_L1 = 740.6658353
+  peak = 457.925275
+  bw_L1 = 777.6520312
   roof_L1(x) = (x*bw_L1 < peak ? x*bw_L1 : peak)
-  bw_L2 = 410.3865779
+  bw_L2 = 416.1764126
   roof_L2(x) = (x*bw_L2 < peak ? x*bw_L2 : peak)
-  bw_L3 = 176.765821
+  bw_L3 = 187.431007
   roof_L3(x) = (x*bw_L3 < peak ? x*bw_L3 : peak)
-  bw_DRAM = 61.92182197
+  bw_DRAM = 71.88611252
   roof_DRAM(x) = (x*bw_DRAM < peak ? x*bw_DRAM : peak)
-  plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 741 GB/s", \
-       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 410 GB/s", \
-       roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 177 GB/s", \
-       roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 61.9 GB/s", \
-       peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 426 GFLOP/s", \
+  plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 778 GB/s", \
+       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 416 GB/s", \
+       roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 187 GB/s", \
+       roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 71.9 GB/s", \
+       peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 458 GFLOP/s", \
        datafile index 0 using 1:2 with points pt 13 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 1 using 1:2 with points pt 5 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 2 using 1:2 with points pt 9 ps 1.3 lc rgb "#2ca02c" notitle, \
