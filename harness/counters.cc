@@ -170,6 +170,7 @@ std::string unknown_counter_reason(const std::string& name) {
 
 struct CounterSet::Impl {
   std::vector<std::string> events;
+  std::vector<std::string> unknown;  // per event, why PAPI has no such event ("" if it may have)
   struct EventState {
     CounterStatus status = CounterStatus::kOk;
     std::string reason;
@@ -194,6 +195,9 @@ struct CounterSet::Impl {
 CounterSet::CounterSet(std::vector<std::string> events, int workers) : impl_(new Impl) {
   papi_init_once();
   impl_->events = std::move(events);
+  // Checked once, on this thread: the workers' attach() would otherwise walk PAPI's event lists
+  // concurrently.
+  for (const std::string& e : impl_->events) impl_->unknown.push_back(unknown_counter_reason(e));
   impl_->workers.resize(static_cast<std::size_t>(workers));
   for (Impl::Worker& w : impl_->workers) {
     w.state.resize(impl_->events.size());
@@ -213,8 +217,8 @@ void CounterSet::attach(int worker) {
   std::map<int, std::size_t> by_component;
   for (std::size_t i = 0; i < impl_->events.size(); ++i) {
     Impl::EventState& st = w.state[i];
-    if (std::string why = unknown_counter_reason(impl_->events[i]); !why.empty()) {
-      st = {CounterStatus::kUnsupported, std::move(why)};
+    if (!impl_->unknown[i].empty()) {
+      st = {CounterStatus::kUnsupported, impl_->unknown[i]};
       continue;
     }
     int code = 0;
