@@ -3,12 +3,14 @@
 # committed results alone pass that (89 MiB on 2026-12-05). Around a device call:
 #
 #   results/device-slim.sh hide [KEEP...]   remove from the working tree every tracked file in a
-#                                           folder below results/, except those under a KEEP path
+#                                           folder below results/, except scripts and those under
+#                                           a KEEP path
 #   results/device-slim.sh restore          check them out again
 #
-# results/*.sh (the device scripts), untracked files and files edited but not staged stay. Only
-# the working tree changes: nothing committed or staged is touched, and restore brings back exactly
-# what hide removed.
+# Shell scripts stay (results/*.sh and those of the folders, which the device calls run: a call of
+# session-2026-12-04/call.sh once found it removed), as do untracked files and files edited but
+# not staged. Only the working tree changes: nothing committed or staged is touched, and restore
+# brings back exactly what hide removed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case "${1:-}" in
@@ -18,6 +20,7 @@ case "${1:-}" in
     declare -A edited=()
     while IFS= read -r -d '' f; do edited[$f]=1; done < <(git ls-files -z -m results)
     git ls-files -z results | grep -zv '^results/[^/]*$' | while IFS= read -r -d '' f; do
+      [[ $f == *.sh ]] && continue
       for k in "$@"; do [[ $f == "${k%/}"/* ]] && continue 2; done
       [[ -n ${edited[$f]:-} ]] || rm -f -- "$f"
     done
