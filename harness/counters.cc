@@ -110,22 +110,6 @@ std::vector<std::string> papi_preset_names() {
   return names;
 }
 
-namespace {
-
-// The events a component lists (PAPI's full names).
-std::vector<std::string> component_event_names(int cidx) {
-  std::vector<std::string> names;
-  int code = PAPI_NATIVE_MASK;
-  for (int rc = PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx); rc == PAPI_OK;
-       rc = PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx)) {
-    char name[PAPI_MAX_STR_LEN];
-    if (PAPI_event_code_to_name(code, name) == PAPI_OK) names.emplace_back(name);
-  }
-  return names;
-}
-
-}  // namespace
-
 std::string unknown_counter_reason(const std::string& name) {
   papi_init_once();
   const auto same = [](const std::string& a, const std::string& b) { return strcasecmp(a.c_str(), b.c_str()) == 0; };
@@ -134,15 +118,13 @@ std::string unknown_counter_reason(const std::string& name) {
   const std::size_t qualifier = name.find(":::");
   const std::string wanted = qualifier == std::string::npos ? "" : name.substr(0, qualifier);
   // PAPI's sde component takes any name, as a placeholder for an event some library may
-  // register later, and reads it as 0: only its list says which events exist.
+  // register later, and reads it as 0. In this process only kvbench registers SDE events, so its
+  // own list says which exist (walking the component's list with PAPI_enum_cmp_event crashed
+  // libpapi 7.0 once event sets had come and gone).
   if (wanted == "sde") {
-    for (int c = 0; c < PAPI_num_components(); ++c) {
-      const PAPI_component_info_t* info = PAPI_get_component_info(c);
-      if (!info || wanted != info->name || info->disabled) continue;
-      const std::vector<std::string> listed = component_event_names(c);
-      if (std::find(listed.begin(), listed.end(), name) != listed.end()) return "";
-      return "no SDE event '" + name.substr(qualifier + 3) + "' is registered (PAPI would read it as 0)";
-    }
+    const std::vector<std::string> registered = sde_counter_names();
+    if (std::find(registered.begin(), registered.end(), name) != registered.end()) return "";
+    return "no SDE event '" + name.substr(qualifier + 3) + "' is registered (PAPI would read it as 0)";
   }
   int code = 0;
   if (PAPI_event_name_to_code(name.c_str(), &code) == PAPI_OK) return "";
