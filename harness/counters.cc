@@ -45,6 +45,11 @@ void papi_init_once() {
   if (!failure.empty()) throw HarnessError(failure);
 }
 
+// PAPI's event lookups must come from a thread PAPI knows: libpapi 7.0's
+// PAPI_event_name_to_code, called for a name that is not a preset from the main thread after a
+// fixture's workers had registered and unregistered, crashed (SIGSEGV). Registering twice is a no-op.
+void papi_register_caller() { PAPI_register_thread(); }
+
 std::string paranoid_level() {
   std::ifstream f("/proc/sys/kernel/perf_event_paranoid");
   std::string s;
@@ -100,6 +105,7 @@ std::vector<std::string> sde_counter_names() {
 
 std::vector<std::string> papi_preset_names() {
   papi_init_once();
+  papi_register_caller();
   std::vector<std::string> names;
   int code = PAPI_PRESET_MASK;
   if (PAPI_enum_event(&code, PAPI_ENUM_FIRST) != PAPI_OK) return names;
@@ -112,6 +118,7 @@ std::vector<std::string> papi_preset_names() {
 
 std::string unknown_counter_reason(const std::string& name) {
   papi_init_once();
+  papi_register_caller();
   const auto same = [](const std::string& a, const std::string& b) { return strcasecmp(a.c_str(), b.c_str()) == 0; };
   // "component:::event" names its component; a bare name is a preset (PAPI_*) or a native event,
   // which on Linux is perf_event's (libpfm4's names) unless an enabled component knows it.
@@ -119,8 +126,7 @@ std::string unknown_counter_reason(const std::string& name) {
   const std::string wanted = qualifier == std::string::npos ? "" : name.substr(0, qualifier);
   // PAPI's sde component takes any name, as a placeholder for an event some library may
   // register later, and reads it as 0. In this process only kvbench registers SDE events, so its
-  // own list says which exist (walking the component's list with PAPI_enum_cmp_event crashed
-  // libpapi 7.0 once event sets had come and gone).
+  // own list says which exist.
   if (wanted == "sde") {
     const std::vector<std::string> registered = sde_counter_names();
     if (std::find(registered.begin(), registered.end(), name) != registered.end()) return "";

@@ -125,6 +125,27 @@ TEST(Counters, UnknownNamesAreToldApartFromUncountableOnes) {
   EXPECT_NE(unknown_counter_reason("nosuch:::EVENT").find("no component 'nosuch'"), std::string::npos);
 }
 
+// The names are checked from the main thread, and each fixture's workers register with PAPI and
+// unregister: PAPI_event_name_to_code once crashed there for every name but a preset.
+TEST(Counters, NamesAreCheckedAfterWorkersHaveComeAndGone) {
+  auto topo = Topology::discover();
+  const int threads = std::min(2, topo->pu_count());
+  {
+    ThreadPool pool(*topo, threads, parse_pin_policy("compact"));
+    CounterSet cs(sde_counter_names(), threads);
+    cs.attach_all(pool);
+    pool.run([&](int w) {
+      cs.start(w);
+      cs.stop(w);
+    });
+    cs.detach_all(pool);
+  }
+  EXPECT_NE(unknown_counter_reason("PAPI_TOT_CYK").find("not a PAPI preset"), std::string::npos);
+  EXPECT_NE(unknown_counter_reason("nosuch:::EVENT").find("no component 'nosuch'"), std::string::npos);
+  EXPECT_EQ(unknown_counter_reason("sde:::kvbench::FLOPS"), "");
+  unknown_counter_reason("NO_SUCH_NATIVE_EVENT");  // refused or not, as the machine's perf_event allows
+}
+
 TEST(Counters, StatusNames) {
   EXPECT_STREQ(counter_status_name(CounterStatus::kOk), "ok");
   EXPECT_STREQ(counter_status_name(CounterStatus::kMultiplexed), "multiplexed");
