@@ -632,6 +632,7 @@ std::string targets_at_a_glance(const std::vector<TargetLine>& lines) {
   std::vector<std::string> order;
   std::map<std::string, std::vector<std::string>> keys;     // row key -> target, kernel, dtype
   std::map<std::string, std::map<int, std::string>> cells;  // row key -> threads -> cell
+  std::map<std::string, std::map<int, Verdict>> verdicts;    // row key -> threads -> its verdict
   for (const TargetLine& l : lines) {
     const std::vector<std::string> cells_before = glance_row(l);
     if (cells_before.empty()) continue;
@@ -639,6 +640,7 @@ std::string targets_at_a_glance(const std::vector<TargetLine>& lines) {
     if (keys.emplace(key, cells_before).second) order.push_back(key);
     cells[key][l.threads[0]] = measured_value(l.kind, *l.worst) +
                                (l.verdict == Verdict::kInformational ? "" : " " + verdict_word(l.verdict));
+    verdicts[key][l.threads[0]] = l.verdict;
     thread_counts.insert(l.threads[0]);
   }
   if (order.empty()) return "";
@@ -650,7 +652,21 @@ std::string targets_at_a_glance(const std::vector<TargetLine>& lines) {
     for (int threads : thread_counts) row.push_back(cells[key].count(threads) ? cells[key][threads] : "-");
     t.add_row(row);
   }
-  return t.markdown();
+  // The tally: how much of the matrix this run can vouch for. Two runs of one build are told apart
+  // by it first (a run on slowed cores leaves more cells unsettled), and a reference set is
+  // replaced only by a rerun that leaves no more cells unsettled (results/README.md).
+  std::map<Verdict, int> tally;
+  for (const auto& [key, by_threads] : verdicts) {
+    for (const auto& [threads, v] : by_threads) ++tally[v];
+  }
+  const int judged = tally[Verdict::kMet] + tally[Verdict::kNotMet] + tally[Verdict::kUnsettled];
+  std::string summary = t.markdown();
+  if (judged > 0) {
+    summary += "\nOf the " + std::to_string(judged) + " cells with a threshold: " + std::to_string(tally[Verdict::kMet]) +
+               " met, " + std::to_string(tally[Verdict::kNotMet]) + " not met, " +
+               std::to_string(tally[Verdict::kUnsettled]) + " unsettled.\n";
+  }
+  return summary;
 }
 
 // "1T, 2T": thread counts as the at-a-glance columns name them.

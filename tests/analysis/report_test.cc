@@ -121,6 +121,44 @@ std::string multi_cpu_report(const std::string& name) {
   return read(dir / "out" / "report.md");
 }
 
+// Under each machine's matrix, its cells counted by verdict, which must match the cells above it.
+TEST(ReportCommand, AtAGlanceCountsItsCellsByVerdict) {
+  const std::string md = multi_cpu_report("Report.GlanceTally");
+  int machines = 0;
+  for (std::size_t at = md.find("At a glance:"); at != std::string::npos; at = md.find("At a glance:", at + 1)) {
+    ++machines;
+    const auto table = md.find("| target | kernel | dtype |", at);
+    const auto tally = md.find("Of the ", at);
+    ASSERT_NE(table, std::string::npos);
+    ASSERT_NE(tally, std::string::npos) << md.substr(at, 3000);
+    int met = 0, not_met = 0, unsettled = 0;
+    std::istringstream lines(md.substr(table, tally - table));
+    const auto ends_with = [](const std::string& cell, const std::string& word) {
+      return cell.size() >= word.size() && cell.compare(cell.size() - word.size(), word.size(), word) == 0;
+    };
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream cells(line);
+      for (std::string cell; std::getline(cells, cell, '|');) {
+        while (!cell.empty() && cell.back() == ' ') cell.pop_back();
+        if (ends_with(cell, " **not met**")) {
+          ++not_met;
+        } else if (ends_with(cell, " **unsettled**")) {
+          ++unsettled;
+        } else if (ends_with(cell, " met")) {
+          ++met;
+        }
+      }
+    }
+    const std::string expected = "Of the " + std::to_string(met + not_met + unsettled) + " cells with a threshold: " +
+                                 std::to_string(met) + " met, " + std::to_string(not_met) + " not met, " +
+                                 std::to_string(unsettled) + " unsettled.";
+    EXPECT_EQ(md.compare(tally, expected.size(), expected), 0) << md.substr(tally, 200) << "\nexpected: " << expected;
+    EXPECT_GT(met, 0);
+    EXPECT_GT(not_met, 0);  // the synthetic int8 LLC lines
+  }
+  EXPECT_EQ(machines, 2);
+}
+
 TEST(ReportCommand, EfficiencyTargetsFollowTheHeadlineWithOneTablePerMachine) {
   const std::string md = multi_cpu_report("Report.EfficiencyTargets");
   const auto begin = md.find("## Efficiency against targets");
