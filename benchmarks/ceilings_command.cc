@@ -85,6 +85,11 @@ int ceilings_main(const std::vector<std::string>& args) {
     throw UsageError(e.what());
   }
   const auto topo = Topology::discover();
+  try {
+    check_placement(*topo, opt.placement);  // before --llc auto's probe
+  } catch (const HarnessError& e) {
+    throw UsageError(std::string("bad value for --placement: ") + e.what());
+  }
   if (!pairs) apply_llc_option(*topo, llc);  // pairs size nothing from it
   const int threads = asked_threads > 0 ? asked_threads : topo->pu_count();
   try {

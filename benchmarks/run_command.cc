@@ -927,6 +927,11 @@ int run_main(const std::vector<std::string>& raw_args) {
     }
   }
   const auto topo = Topology::discover();
+  try {
+    check_placement(*topo, placement);  // before the sweep, not once per configuration
+  } catch (const HarnessError& e) {
+    throw UsageError(std::string("bad value for --placement: ") + e.what());
+  }
   // Shapes, thread counts and pins do not depend on the LLC's size, so a bad one is refused
   // before --llc auto's probe (1.5-2.5 s on the Zen 3 guest) rather than after it; so is a given
   // context that cannot fit even without the cold state's LLC-sized flush buffer (a lower bound

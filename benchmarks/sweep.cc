@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
+#include <string>
+#include <tuple>
 
 #include "benchmarks/usage_error.h"
 #include "benchmarks/value_list.h"
@@ -149,8 +151,12 @@ std::string validate(const DecodeConfig& c, const MachineFacts& machine) {
     return "window " + std::to_string(s.window) + " exceeds the model's capacity " +
            std::to_string(s.max_context) + " (max-context)";
   }
-  if (s.layers > (1 << 20) || s.q_heads > (1 << 16) || s.head_dim > (1 << 16)) {
-    return "shape dimension out of range";
+  for (const auto& [name, value, limit] : {std::tuple<const char*, std::int64_t, std::int64_t>{"layers", s.layers, 1 << 20},
+                                            {"q_heads", s.q_heads, 1 << 16},
+                                            {"head_dim", s.head_dim, 1 << 16}}) {
+    if (value > limit)
+      return std::string(name) + " " + std::to_string(value) + " is beyond the " + std::to_string(limit) +
+             " kvbench allows";
   }
   if (c.threads > machine.pus_total) {
     return "threads " + std::to_string(c.threads) + " exceeds the " +

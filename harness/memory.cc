@@ -38,6 +38,12 @@ Placement parse_placement(std::string_view text) {
                      "' (expected first_touch, bind:<node> or interleave)");
 }
 
+void check_placement(const Topology& topo, const Placement& p) {
+  if (p.kind == PlacementKind::kBind && !hwloc_get_numanode_obj_by_os_index(topo.raw(), p.node))
+    throw HarnessError("placement bind:" + std::to_string(p.node) + ": no such NUMA node (hwloc sees " +
+                       std::to_string(topo.numa_nodes()) + ")");
+}
+
 std::string placement_name(const Placement& p) {
   switch (p.kind) {
     case PlacementKind::kFirstTouch: return "first_touch";
@@ -59,6 +65,7 @@ const char* thp_state_name(ThpState s) {
 Buffer::Buffer(const Topology& topo, std::size_t bytes, const Placement& placement)
     : topo_(&topo), size_(bytes), placement_(placement) {
   if (bytes == 0) throw HarnessError("cannot allocate an empty buffer");
+  check_placement(topo, placement);
   mapped_ = (bytes + kHugePage - 1) / kHugePage * kHugePage + kHugePage;
   void* base = nullptr;
   hwloc_topology_t h = topo.raw();
@@ -67,11 +74,6 @@ Buffer::Buffer(const Topology& topo, std::size_t bytes, const Placement& placeme
   } else {
     hwloc_nodeset_t nodes = hwloc_bitmap_alloc();
     if (placement.kind == PlacementKind::kBind) {
-      if (!hwloc_get_numanode_obj_by_os_index(h, placement.node)) {
-        hwloc_bitmap_free(nodes);
-        throw HarnessError("placement bind:" + std::to_string(placement.node) + ": no such NUMA node (hwloc sees " +
-                           std::to_string(topo.numa_nodes()) + ")");
-      }
       hwloc_bitmap_only(nodes, placement.node);
     } else {
       hwloc_bitmap_copy(nodes, hwloc_get_root_obj(h)->nodeset);

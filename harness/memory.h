@@ -18,6 +18,9 @@ struct Placement {
 };
 // "first_touch", "bind:<node>", "interleave"; throws HarnessError on anything else.
 Placement parse_placement(std::string_view text);
+// Throws HarnessError naming the node when `p` binds to a NUMA node hwloc does not see, so a
+// command can refuse it before it measures anything.
+void check_placement(const Topology& topo, const Placement& p);
 std::string placement_name(const Placement& p);
 
 // Whether the kernel backed a range with transparent huge pages (AnonHugePages in

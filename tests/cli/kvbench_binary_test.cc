@@ -773,6 +773,9 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
        "need more memory than is available (MemAvailable):\n  llama-3-405b", true},
       {"run --model qwen3-0.6b --context 64 --threads 1 --pin pus:4095 --llc auto",
        "PU 4095 in pin list pus:4095 does not exist", true},
+      // A NUMA node that does not exist once failed every configuration at run time (exit 1).
+      {"run --model qwen3-0.6b --context 64 --threads 1 --placement bind:4096 --llc auto",
+       "bad value for --placement: placement bind:4096: no such NUMA node", true},
       // ab refuses its own bad options before its LLC probe and any run; a run's bad option ends
       // it at the first run, naming that run's log and its error.
       {"run run --config ci-smoke", "unexpected argument 'run'", true},
@@ -794,6 +797,7 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
       {"ceilings --threads 0", "bad value '0' for --threads", true},
       {"ceilings --pin bogus", "unknown pin policy 'bogus'", true},
       {"ceilings --placement bogus", "unknown placement 'bogus'", true},
+      {"ceilings --placement bind:4096 --llc auto", "placement bind:4096: no such NUMA node", true},
       {"topo --llc 3", "bad value '3' for --llc", true},
       // A misspelt counter once ran the sweep and read `unsupported`, like a missing PMU.
       {std::string(kSmoke) + "--counters PAPI_TOT_CYK --llc auto",

@@ -87,6 +87,14 @@ TEST(Sweep, OddInt4RowsAndUnaddressableCachesAreNamed) {
   EXPECT_NE(plan.rejected[0].reason.find("beyond the 72057594037927936 (64 PiB) kvbench addresses"),
             std::string::npos)
       << plan.rejected[0].reason;
+
+  // Beyond kvbench's limits per dimension: the reason names the dimension, its value and the limit.
+  s = qwen_like();
+  s.head_dim = {100000};
+  plan = expand_sweep(s, two_pu_machine());
+  ASSERT_EQ(plan.rejected.size(), 1u);
+  EXPECT_NE(plan.rejected[0].reason.find("head_dim 100000 is beyond the 65536 kvbench allows"), std::string::npos)
+      << plan.rejected[0].reason;
 }
 
 TEST(Sweep, MalformedPinIsAnError) {

@@ -66,6 +66,21 @@ TEST(Buffer, BindAndInterleaveOnNodeZero) {
   EXPECT_THROW(Buffer(*topo, 1u << 20, parse_placement("bind:4096")), HarnessError);
 }
 
+// The commands check a placement once before measuring: node 0 passes (every machine has it), a
+// node far past any machine's does not, and the other placements never throw.
+TEST(Placement, CheckRefusesOnlyANodeHwlocDoesNotSee) {
+  auto topo = Topology::discover();
+  for (const char* ok : {"first_touch", "interleave", "bind:0"})
+    EXPECT_NO_THROW(check_placement(*topo, parse_placement(ok))) << ok;
+  const std::string missing = "bind:4096";
+  try {
+    check_placement(*topo, parse_placement(missing));
+    FAIL() << missing << " passed";
+  } catch (const HarnessError& e) {
+    EXPECT_NE(std::string(e.what()).find(missing + ": no such NUMA node"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Buffer, ImpossibleSizeIsAClearError) {
   auto topo = Topology::discover();
   try {
