@@ -676,7 +676,10 @@ struct StreamPrefetch {
           }
         }
       } else if (parts > 1) {  // a loop per hint: one loop with the hint chosen per line took
-        // fp32 G = 8 1.11x the time (Zen 5, 1 thread, 8 alternating rounds, medians)
+        // fp32 G = 8 1.11x the time (Zen 5, 1 thread, 8 alternating rounds, medians). Unrolled 8
+        // lines a step, these loops took fp32 1.10x the time from DRAM at 1 thread, fp16 and
+        // bf16 1.17-1.25x; the K window in line with the fp32 score loads (as Sweep does for V)
+        // 1.08x (Zen 5 guest, 8 rounds each; results/epyc-zen5-2c-kvm-508m/k-window-shape/).
         for (std::uintptr_t line = lo; line < hi; line += 64) PrefetchL2(reinterpret_cast<const char*>(line));
       } else if (t2) {
         for (std::uintptr_t line = lo; line < hi; line += 64) PrefetchT2(reinterpret_cast<const char*>(line));
