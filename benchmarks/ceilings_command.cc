@@ -90,8 +90,13 @@ int ceilings_main(const std::vector<std::string>& args) {
   } catch (const HarnessError& e) {
     throw UsageError(std::string("bad value for --placement: ") + e.what());
   }
-  if (!pairs) apply_llc_option(*topo, llc);  // pairs size nothing from it
   const int threads = asked_threads > 0 ? asked_threads : topo->pu_count();
+  try {
+    choose_pus(*topo, threads, pin);  // too many threads or a bad pin list, before --llc auto's probe
+  } catch (const HarnessError& e) {
+    throw UsageError(e.what());
+  }
+  if (!pairs) apply_llc_option(*topo, llc);  // pairs size nothing from it
   try {
     if (pairs) {
       const std::vector<unsigned> pus = choose_pus(*topo, threads, pin);

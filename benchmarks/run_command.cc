@@ -926,6 +926,17 @@ int run_main(const std::vector<std::string>& raw_args) {
                        (suggestion.empty() ? "" : "; did you mean " + suggestion + "?"));
     }
   }
+  // Options that do nothing without another are refused rather than ignored.
+  const auto has_state = [&](CacheState state) {
+    return std::find(spec.cache_states.begin(), spec.cache_states.end(), state) != spec.cache_states.end();
+  };
+  if (has_state(CacheState::kFresh) &&
+      std::none_of(settings.families.begin(), settings.families.end(), appends_per_step))
+    throw UsageError("--cache-state fresh applies to append, append_streaming and append_memcpy only "
+                     "(the position each step writes); add append to --benchmarks");
+  if (settings.time_weights && !has_state(CacheState::kWeights))
+    throw UsageError("--time-weights applies to --cache-state weights only (the layer weights it streams "
+                     "between steps); add weights to --cache-state");
   const auto topo = Topology::discover();
   try {
     check_placement(*topo, placement);  // before the sweep, not once per configuration
@@ -959,11 +970,6 @@ int run_main(const std::vector<std::string>& raw_args) {
   } else {
     set_slot_prefetch(settings.slot_prefetch);
   }
-  const bool fresh = std::find(spec.cache_states.begin(), spec.cache_states.end(), CacheState::kFresh) !=
-                     spec.cache_states.end();
-  if (fresh && std::none_of(settings.families.begin(), settings.families.end(), appends_per_step))
-    throw UsageError("--cache-state fresh applies to append, append_streaming and append_memcpy only "
-                     "(the position each step writes); add append to --benchmarks");
   const MachineFacts machine = probe_machine(*topo);
   SweepPlan plan = expand_sweep(spec, machine);
   for (const std::string& note : plan.notes) std::fprintf(stderr, "kvbench: %s\n", note.c_str());

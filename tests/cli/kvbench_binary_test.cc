@@ -762,7 +762,7 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
       {"topo --llc 12", "bad value '12' for --llc"},
       {std::string(kSmoke) + "--sw-prefetch t1", "bad value 't1' for --sw-prefetch"},
       {"run --config ci-smoke --benchmarks decode_step,prefill_copy --cache-state fresh",
-       "--cache-state fresh applies to append, append_streaming and append_memcpy only"},
+       "--cache-state fresh applies to append, append_streaming and append_memcpy only", true},
       {std::string(kSmoke) + "--cache-state hot", "expected warm, cold, weights or fresh"},
       // Refused before the machine probe and --llc auto's LLC probe (the LLC line is its report),
       // as none of them depends on the LLC's size: a bad thread count ("all" needs the probe), a
@@ -798,6 +798,9 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
       {"ceilings --pin bogus", "unknown pin policy 'bogus'", true},
       {"ceilings --placement bogus", "unknown placement 'bogus'", true},
       {"ceilings --placement bind:4096 --llc auto", "placement bind:4096: no such NUMA node", true},
+      {"ceilings --threads 4096 --llc auto", "cannot run 4096 threads", true},
+      // An option that does nothing without another is refused, not ignored.
+      {std::string(kSmoke) + "--time-weights --llc auto", "--time-weights applies to --cache-state weights only", true},
       {"topo --llc 3", "bad value '3' for --llc", true},
       // A misspelt counter once ran the sweep and read `unsupported`, like a missing PMU.
       {std::string(kSmoke) + "--counters PAPI_TOT_CYK --llc auto",
