@@ -893,6 +893,7 @@ int run_main(const std::vector<std::string>& raw_args) {
     return 0;
   }
   const RunSettings settings = run_settings_from(vm, gb_flags);
+  for (const std::string& note : settings.notes) std::fprintf(stderr, "kvbench: %s\n", note.c_str());
   // Google Benchmark parses its own flags now, so a bad one fails before anything runs. It
   // keeps argv[0], hence the static storage.
   static std::vector<std::string> gb_args;

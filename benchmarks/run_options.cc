@@ -169,6 +169,28 @@ RunSettings run_settings_from(const po::variables_map& vm,
     }
   }
   s.query_tokens = parse_positive_list(vm["query-tokens"].as<std::string>(), "query-tokens");
+  // An axis of families this run leaves out does nothing. A note rather than an error: a config
+  // file's sweep may set it and the command line narrow --benchmarks.
+  struct Axis {
+    const char* option;
+    std::vector<Family> users;
+    const char* names;
+  };
+  const std::vector<Axis> axes = {
+      {"block-size", {Family::kPagedAttention}, "paged_attention"},
+      {"block-order", {Family::kPagedAttention}, "paged_attention"},
+      {"batch", {Family::kBatchedAttention, Family::kCacheClone}, "batched_attention and cache_clone"},
+      {"seq-lens", {Family::kBatchedAttention}, "batched_attention"},
+      {"query-tokens", {Family::kChunkedAttention}, "chunked_attention"},
+  };
+  for (const Axis& axis : axes) {
+    const bool used = std::any_of(axis.users.begin(), axis.users.end(), [&](Family f) {
+      return std::find(s.families.begin(), s.families.end(), f) != s.families.end();
+    });
+    if (!vm[axis.option].defaulted() && !used)
+      s.notes.push_back(std::string("--") + axis.option + " applies to " + axis.names +
+                        " only, which --benchmarks leaves out: ignored");
+  }
   const std::string ceilings = vm["ceilings"].as<std::string>();
   if (ceilings == "all") {
     s.ceilings = CeilingSet::kAll;

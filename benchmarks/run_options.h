@@ -72,6 +72,9 @@ struct RunSettings {
   std::vector<std::int64_t> batches{4};                 // batched_attention, cache_clone
   std::vector<std::string> seq_lens{"uniform"};         // batched_attention
   std::vector<std::int64_t> query_tokens{4};            // chunked_attention
+  // Notes for stderr: a variant's axis given (command line or config file) for a run without any
+  // family that uses it.
+  std::vector<std::string> notes;
 };
 
 // Shape options plus run options (threads, pin, cache-state and the above).

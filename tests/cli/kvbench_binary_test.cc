@@ -1250,6 +1250,18 @@ TEST_F(KvbenchBinary, SkipInvalidDropsImpossibleCombinations) {
   EXPECT_FALSE(fs::exists(dir_ / "dry.csv"));
 }
 
+// A variant's axis given for a run without that variant is named as ignored (a note, exit 0: a
+// config's sweep may set it while --benchmarks narrows the run); one the run uses is not.
+TEST_F(KvbenchBinary, AnAxisOfAVariantTheRunLeavesOutIsNamedAsIgnored) {
+  const Result r = run(std::string(kSmoke) + "--batch 8 --query-tokens 2 --dry-run --out dry.csv");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("--batch applies to batched_attention and cache_clone only"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--query-tokens applies to chunked_attention only"), std::string::npos) << r.err;
+  const Result used = run("run --config ci-smoke --benchmarks batched_attention --batch 8 --dry-run --out dry.csv");
+  EXPECT_EQ(used.status, 0) << used.err;
+  EXPECT_EQ(used.err.find("applies to"), std::string::npos) << used.err;
+}
+
 // prefill_copy's fp32 sources (one per layer) are 8x an int4 cache: a context whose int4 cache
 // takes about a quarter of MemAvailable fits for decode_step, while its prefill sources need
 // about twice the memory there is. Refused with exit 2, or skipped alone with --skip-invalid.
