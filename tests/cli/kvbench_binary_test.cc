@@ -17,15 +17,14 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/cli/end_to_end.h"
+
 namespace {
 namespace fs = std::filesystem;
 
-// The binaries and the source tree (for configs/models) are compiled in; where the test binary
-// travels without its build tree (a lent machine that has no compiler) the environment names them.
-std::string from_env_or(const char* name, const char* built_in) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : built_in;
-}
+using kvb_test::from_env_or;
+using kvb_test::slurp;
+
 const std::string kKvbench = from_env_or("KVBENCH_TEST_KVBENCH", KVBENCH_BINARY);
 const std::string kSourceDir = from_env_or("KVBENCH_TEST_SOURCE_DIR", KVBENCH_TEST_SOURCE_DIR);
 #ifdef KERNEL_BENCH_BINARY
@@ -36,13 +35,6 @@ struct Result {
   int status = -1;
   std::string out, err;
 };
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::vector<std::string> split(const std::string& line, char sep) {
   std::vector<std::string> cells;
