@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ struct ReferenceReport {
   std::string inputs;  // the command's arguments but --out and --force (shell globs kept)
   std::string out;     // its --out, relative to the source tree
 };
+
+// Test names and failures show the folder (gtest would print the struct's bytes).
+void PrintTo(const ReferenceReport& r, std::ostream* os) { *os << "results/" << r.folder; }
 
 // The first `kvbench report ...` command with an --out in `readme`, if any.
 bool parse_report_command(const std::string& readme, ReferenceReport* r) {
