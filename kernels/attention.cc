@@ -18,7 +18,8 @@
 // into three int8 limbs, TDPBSSD against the K rows) where the CPU and OS allow it, the group has
 // <= 16 heads and head_dim is a multiple of 64 up to 256. Softmax and the V accumulation stay
 // here. Off unless KVBENCH_AMX=1: on the Emerald Rapids host it was 1.7x slower than this FMA path
-// at G = 1 and about 1.1x faster at G = 8 (attention_amx.cc has the numbers); with the hook off,
+// at G = 1 and about 1.1x faster at G = 8, and on 2026-12-06 1.4-1.7x slower at every G at 16
+// threads (attention_amx.cc has the numbers); with the hook off,
 // the FMA path measured unchanged on the AMD EPYC guest (int8 decode_step 47-52% of the DRAM
 // ceiling before, 48-53% after, AVX2).
 // The same limbs against K with AVX512-VNNI's VPDPBUSD (no converts) were timed as a bare loop on

@@ -18,6 +18,10 @@
 // tiles go through memory and are recombined, and every call converts q and clears its scratch,
 // which the FMA path's few uops per row do not. So the path stays OFF by default
 // (kAmxInt8ByDefault); it needs the V side on AMX too and 64-row tiles before it can pay off.
+// Timed again on 2026-12-06 with the FMA path's later int8 changes (results/xeon-emr-16c-kvm/
+// amx-gqa/, attention at 16384 positions, 6 alternating rounds): AMX over FMA 1.78x the time at
+// G = 2, 1.04x at G = 4 and 0.87x at G = 8 (not significant) at 1 thread; 1.42-1.73x at every G
+// at 16 threads. Still off, G = 8 included.
 // What could be measured here is that the hook costs the FMA path nothing: main vs this code,
 // alternating, two rounds, medians (AMD EPYC 2-vCPU guest, AVX2): int8 decode_step at 35747
 // tokens, % of the bracketed DRAM read ceiling, 1 / 2 threads: main 47-50 / 47-52, here 51-53 /
@@ -52,7 +56,8 @@
 namespace kvb::detail {
 namespace {
 
-// Off: measured slower than the FMA path at G <= 2 on an AMX machine (status note above).
+// Off: measured slower than the FMA path at G <= 2, and at 16 threads at every G, on an AMX
+// machine (status note above).
 constexpr bool kAmxInt8ByDefault = false;
 
 constexpr int kTileRows = 16;
