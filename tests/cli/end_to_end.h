@@ -15,6 +15,11 @@ inline std::string from_env_or(const char* name, const char* built_in) {
   return v && *v ? v : built_in;
 }
 
+// The kvbench under test and the source tree (configs/models, results/). The target compiles in
+// KVBENCH_BINARY and KVBENCH_TEST_SOURCE_DIR.
+inline const std::string kKvbench = from_env_or("KVBENCH_TEST_KVBENCH", KVBENCH_BINARY);
+inline const std::string kSourceDir = from_env_or("KVBENCH_TEST_SOURCE_DIR", KVBENCH_TEST_SOURCE_DIR);
+
 inline std::string slurp(const std::filesystem::path& p) {
   std::ifstream in(p);
   std::stringstream ss;

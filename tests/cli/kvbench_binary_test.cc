@@ -23,10 +23,10 @@ namespace {
 namespace fs = std::filesystem;
 
 using kvb_test::from_env_or;
+using kvb_test::kKvbench;
+using kvb_test::kSourceDir;
 using kvb_test::slurp;
 
-const std::string kKvbench = from_env_or("KVBENCH_TEST_KVBENCH", KVBENCH_BINARY);
-const std::string kSourceDir = from_env_or("KVBENCH_TEST_SOURCE_DIR", KVBENCH_TEST_SOURCE_DIR);
 #ifdef KERNEL_BENCH_BINARY
 const std::string kKernelBench = from_env_or("KVBENCH_TEST_KERNEL_BENCH", KERNEL_BENCH_BINARY);
 #endif

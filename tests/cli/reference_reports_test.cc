@@ -22,8 +22,8 @@
 namespace {
 namespace fs = std::filesystem;
 
-const std::string kKvbench = kvb_test::from_env_or("KVBENCH_TEST_KVBENCH", KVBENCH_BINARY);
-const std::string kSourceDir = kvb_test::from_env_or("KVBENCH_TEST_SOURCE_DIR", KVBENCH_TEST_SOURCE_DIR);
+using kvb_test::kKvbench;
+using kvb_test::kSourceDir;
 
 struct ReferenceReport {
   std::string folder;  // under results/
