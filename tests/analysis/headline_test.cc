@@ -119,7 +119,8 @@ TEST(Headline, ARerunReplacesTheRowItRepeats) {
 }
 
 // A reference set runs Qwen3-0.6B in several steps: the row held against its own bracketed
-// ceiling stands over the default sweep's, which has its run's one ceiling, even when later.
+// ceiling stands over one held to its run's one ceiling (a run without --ceiling-bracket, as the
+// default sweep was until 2026-12-06), even when later.
 TEST(Headline, ABracketedRowStandsOverALaterUnbracketedOne) {
   MachineResults m;
   ResultRow bracketed =
