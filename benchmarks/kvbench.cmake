@@ -19,6 +19,7 @@ add_library(kvbench_cli STATIC
   ${_kvb_cli_dir}/variant_runner.cc
   ${_kvb_cli_dir}/run_command.cc
   ${_kvb_cli_dir}/run_options.cc
+  ${_kvb_cli_dir}/run_summary.cc
   ${_kvb_cli_dir}/shape_options.cc
   ${_kvb_cli_dir}/size_command.cc
   ${_kvb_cli_dir}/sweep.cc

@@ -26,6 +26,7 @@
 #include "benchmarks/progress.h"
 #include "benchmarks/result_rows.h"
 #include "benchmarks/run_options.h"
+#include "benchmarks/run_summary.h"
 #include "benchmarks/shape_options.h"
 #include "benchmarks/usage_error.h"
 #include "benchmarks/variant_runner.h"
@@ -208,16 +209,7 @@ struct RunState {
   std::map<std::string, std::unique_ptr<CeilingBuffer>> bracket_buffers;
 
   int invalid = 0, errors = 0;
-  struct Summary {
-    std::string label;
-    double gbps = 0;
-    std::optional<double> pct;
-    std::optional<Bracket> bracket;
-    std::optional<double> barrier_wait_pct;
-    std::string barrier_slowest;  // ", 59% of it for PU 9"
-    bool valid = false;
-  };
-  std::map<std::size_t, Summary> summary;  // by entry
+  std::map<std::size_t, RunSummaryLine> summary;  // by entry
 
   DecodeFixture* fixture_for(std::size_t entry_index) {
     const Entry& e = entries[entry_index];
@@ -586,12 +578,20 @@ struct RunState {
     writer->write(row);
 
     if (m.aggregate == "median" || (m.aggregate == "none" && !summary.count(index))) {
-      Summary& s = summary[index];
+      RunSummaryLine& s = summary[index];
       s.label = std::string(family_name(e.family)) + variant_suffix(e.family, e.params, ' ') + " " +
                 c.label() + " [" + level + "]";
       s.gbps = m.gbps;
       s.pct = ceiling ? std::optional<double>(100.0 * m.gbps / *ceiling) : std::nullopt;
-      s.bracket = bracket;
+      s.held_to_read_ceiling = target.kind == CeilingKind::kRead;
+      if (bracket) {
+        s.ceiling_before = bracket->before;
+        s.ceiling_after = bracket->after;
+        s.core_before = bracket->core_before;
+        s.core_after = bracket->core_after;
+        s.crossing_before = bracket->barrier_before;
+        s.crossing_after = bracket->barrier_after;
+      }
       s.barrier_wait_pct = barrier_wait_pct;
       s.barrier_slowest = slowest_note;
       s.valid = v.valid;
@@ -1266,36 +1266,9 @@ int run_main(const std::vector<std::string>& raw_args) {
     crossings += line;
   }
 
-  // With --ceiling-bracket the last columns show each row's ceiling before -> after (GB/s) and
-  // its workers' FMA burst before -> after (GFLOP/s).
-  std::printf("\n%-90s %9s %8s %5s%s\n", "configuration", "GB/s", "%ceil", "valid",
-              settings.ceiling_bracket
-                  ? "  ceiling before -> after; core GFLOP/s before -> after; barrier crossing ns before -> after"
-                  : "");
-  for (const auto& [index, s] : state.summary) {
-    char pct[16] = "-";
-    if (s.pct) std::snprintf(pct, sizeof pct, "%.1f", *s.pct);
-    char bracket[160] = "";
-    if (s.bracket) {
-      int n = std::snprintf(bracket, sizeof bracket, "  %.2f -> %.2f (%+.1f%%)", *s.bracket->before,
-                            *s.bracket->after, 100.0 * (*s.bracket->after / *s.bracket->before - 1));
-      if (s.bracket->core_before && s.bracket->core_after && n > 0) {
-        n += std::snprintf(bracket + n, sizeof bracket - static_cast<std::size_t>(n), "; %.1f -> %.1f",
-                           *s.bracket->core_before, *s.bracket->core_after);
-      }
-      if (s.bracket->barrier_before && s.bracket->barrier_after && n > 0) {
-        std::snprintf(bracket + n, sizeof bracket - static_cast<std::size_t>(n), "; crossing %.0f -> %.0f ns",
-                      *s.bracket->barrier_before, *s.bracket->barrier_after);
-      }
-    }
-    char wait[112] = "";
-    if (s.barrier_wait_pct) {
-      // Whom they waited for matters once the waits do (below 1%, sub-microsecond skews).
-      std::snprintf(wait, sizeof wait, "  (workers waited %.0f%% at barriers%s)", *s.barrier_wait_pct,
-                    *s.barrier_wait_pct >= 1 ? s.barrier_slowest.c_str() : "");
-    }
-    std::printf("%-90s %9.2f %8s %5d%s%s\n", s.label.c_str(), s.gbps, pct, s.valid ? 1 : 0, bracket, wait);
-  }
+  std::vector<RunSummaryLine> lines;
+  for (const auto& [index, s] : state.summary) lines.push_back(s);
+  std::printf("\n%s", format_run_summary(lines, settings.ceiling_bracket).c_str());
   if (!crossings.empty()) {
     std::printf("\none crossing of the per-layer barrier (%s, %s):\n%s", ceiling_benchmark_name(CeilingKind::kBarrier),
                 kBarrierEndBenchmark, crossings.c_str());
