@@ -76,6 +76,13 @@ std::set<unsigned> pus_used(const Topology& topo, const std::vector<DecodeConfig
 // Decode-type benchmarks produce a token per unit (tokens_per_s) and work on the KV cache.
 bool decode_type(Family f) { return f == Family::kDecodeStep || f == Family::kAttention; }
 
+// Families whose traffic is the cache's rows read, as the read ceiling's is (the copies among the
+// variants move reads and writes, and recompute's GEMM reads weights it computes on).
+bool streams_reads(Family f) {
+  return decode_type(f) || f == Family::kPagedAttention || f == Family::kBatchedAttention ||
+         f == Family::kChunkedAttention;
+}
+
 // Families whose traffic is a copy: fp32 rows read, cache rows written.
 bool writes_cache(Family f) {
   return f == Family::kAppend || f == Family::kAppendMemcpy || f == Family::kAppendStreaming ||
@@ -583,7 +590,7 @@ struct RunState {
                 c.label() + " [" + level + "]";
       s.gbps = m.gbps;
       s.pct = ceiling ? std::optional<double>(100.0 * m.gbps / *ceiling) : std::nullopt;
-      s.held_to_read_ceiling = target.kind == CeilingKind::kRead;
+      s.streams_like_its_ceiling = target.kind == CeilingKind::kRead && streams_reads(e.family);
       if (bracket) {
         s.ceiling_before = bracket->before;
         s.ceiling_after = bracket->after;

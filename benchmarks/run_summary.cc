@@ -5,10 +5,7 @@
 namespace kvb {
 namespace {
 
-// A row held to a read ceiling is a stream of loads, as the ceiling is: above 100% the ceiling
-// did not bound it. A write row may pass its copy ceiling by design (that ceiling reads each
-// line for ownership before storing it; a prefill streams its stores), so it is not marked.
-bool beats_its_ceiling(const RunSummaryLine& l) { return l.held_to_read_ceiling && l.pct && *l.pct > 100; }
+bool beats_its_ceiling(const RunSummaryLine& l) { return l.streams_like_its_ceiling && l.pct && *l.pct > 100; }
 
 std::string bracket_cells(const RunSummaryLine& l) {
   if (!l.ceiling_before || !l.ceiling_after) return "";

@@ -12,7 +12,11 @@ struct RunSummaryLine {
   std::string label;
   double gbps = 0;
   std::optional<double> pct;  // of the ceiling the row is held to
-  bool held_to_read_ceiling = false;  // false: the copy ceiling (the writes)
+  // The row only reads the cache and is held to the read ceiling, a stream of reads like it:
+  // above 100% that ceiling did not bound it. Not so a write, which may pass its copy ceiling by
+  // design (that ceiling reads each line for ownership before storing it; a prefill streams its
+  // stores), nor a variant's copy, whose reads and writes are held to the read ceiling.
+  bool streams_like_its_ceiling = false;
   bool valid = false;
   // --ceiling-bracket: the row's own ceiling (GB/s), its workers' FMA burst (GFLOP/s) and the
   // barrier crossing (ns), right before and right after it.

@@ -13,7 +13,7 @@ RunSummaryLine decode_row(const std::string& label, double pct) {
   l.label = label;
   l.gbps = pct;  // any: the table prints it as given
   l.pct = pct;
-  l.held_to_read_ceiling = true;
+  l.streams_like_its_ceiling = true;
   l.valid = true;
   return l;
 }
@@ -26,7 +26,7 @@ std::string line_of(const std::string& table, const std::string& label) {
 
 TEST(RunSummary, MarksOnlyReadRowsAboveTheirCeiling) {
   RunSummaryLine prefill = decode_row("prefill_copy int8", 140.0);
-  prefill.held_to_read_ceiling = false;  // the copy ceiling reads for ownership; a prefill need not
+  prefill.streams_like_its_ceiling = false;  // a write, held to the copy ceiling
   const std::string table =
       format_run_summary({decode_row("decode_step fp32", 99.9), decode_row("decode_step int8", 101.6), prefill},
                          /*bracketed=*/false);
