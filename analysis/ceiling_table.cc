@@ -71,4 +71,17 @@ CeilingPivot pivot_ceilings(const MachineResults& m) {
   return p;
 }
 
+ReadLoopSplit read_loop_split(const MachineResults& m) {
+  ReadLoopSplit split;
+  for (const ResultRow& r : m.summaries) {
+    const auto plain = r.num(Col::read_plain_gbps);
+    const auto window = r.num(Col::read_window_gbps);
+    if (r.str(Col::benchmark) != "ceiling_read" || !plain || !window || *plain <= 0) continue;
+    ++split.rows;
+    split.window_over_plain.push_back(*window / *plain);
+    if (*window > *plain) ++split.window_won[{static_cast<int>(r.num_or(Col::threads, 0)), r.str(Col::ws_level)}];
+  }
+  return split;
+}
+
 }  // namespace kvb

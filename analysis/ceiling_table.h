@@ -4,8 +4,10 @@
 // `ceiling_barrier_end` (the crossing at a run's start and end) are times: their cells take the
 // least ns per crossing, and the slowest run's beside it.
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/machine_results.h"
@@ -29,5 +31,15 @@ struct CeilingPivot {
 };
 
 CeilingPivot pivot_ceilings(const MachineResults& m);
+
+// Which of its two loops set a machine's `ceiling_read` rows (read_plain_gbps, read_window_gbps:
+// rows written since 2026-12-06d time both and keep the faster; older rows have neither).
+struct ReadLoopSplit {
+  int rows = 0;  // ceiling_read summaries that timed both loops
+  // Those the loop with the kernels' prefetch window won, per (threads, level): how many.
+  std::map<std::pair<int, std::string>, int> window_won;
+  std::vector<double> window_over_plain;  // per row, in row order
+};
+ReadLoopSplit read_loop_split(const MachineResults& m);
 
 }  // namespace kvb

@@ -29,6 +29,7 @@
 #include "analysis/result_table.h"
 #include "analysis/run_ceilings.h"
 #include "analysis/staged_output.h"
+#include "analysis/statistics.h"
 #include "analysis/step_breakdown.h"
 #include "analysis/targets_csv.h"
 #include "analysis/text_table.h"
@@ -212,6 +213,23 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
             "worker ran at N% of its fastest's rate (on that PU): the ceiling of a slowed core. Rows whose core "
             "brackets match it may have run with a worker slowed as well; only their own bursts' workers say so "
             "(\"a worker at N% of the fastest's FMA rate\").\n\n";
+    }
+    // Since 2026-12-06d a read ceiling is the faster of two loops: say which set this machine's.
+    if (const ReadLoopSplit loops = read_loop_split(m); loops.rows > 0) {
+      std::vector<double> ratios = loops.window_over_plain;
+      std::sort(ratios.begin(), ratios.end());
+      int won = 0;
+      std::string where;
+      for (const auto& [at, count] : loops.window_won) {
+        won += count;
+        where += std::string(where.empty() ? "" : ", ") + at.second + " at " + std::to_string(at.first) +
+                 (at.first == 1 ? " thread" : " threads") + (count > 1 ? " (" + std::to_string(count) + ")" : "");
+      }
+      md << "`ceiling_read` is the faster of two loops timed in turn: plain loads, and the same with the attention "
+            "kernels' 4 KB software prefetch window. The window set "
+         << won << " of this machine's " << loops.rows << " read rows" << (where.empty() ? "" : " (" + where + ")")
+         << "; window / plain " << format_number(ratios.front(), 3) << "-" << format_number(ratios.back(), 3)
+         << ", median " << format_number(*median(ratios), 3) << ".\n\n";
     }
     // A run that measured the FMA ceiling at both ends takes the faster as its roof; ends far apart
     // say its cores ran slower at one of them.

@@ -115,8 +115,10 @@ int ceilings_main(const std::vector<std::string>& args) {
       std::printf("%-18s %6s %14lld %10.2f %10.2f", ceiling_benchmark_name(r.kind),
                   r.level.c_str(), static_cast<long long>(r.working_set_bytes), r.gbps, r.gflops);
       // The burst ends with its last worker: say whether that was one slowed worker or all.
-      const std::string slowest = r.kind == CeilingKind::kFma ? slowest_worker_text(r, pool.bound_pus()) : "";
-      std::printf("%s%s\n", slowest.empty() ? "" : " ", slowest.c_str());
+      // And whether the plain loop or the one with the kernels' prefetch window set a read.
+      const std::string detail =
+          r.kind == CeilingKind::kFma ? slowest_worker_text(r, pool.bound_pus()) : read_loops_text(r);
+      std::printf("%s%s\n", detail.empty() ? "" : " ", detail.c_str());
     }
     std::printf("threads %d, PUs %s\n", threads, pool.pu_list().c_str());
   } catch (const HarnessError& e) {

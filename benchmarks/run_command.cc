@@ -345,9 +345,10 @@ struct RunState {
       const CeilingResult r =
           measure_bandwidth(fixture->pool(), t.kind, *buffer, ceiling_options(placement, 0.05));
       const auto t2 = std::chrono::steady_clock::now();
-      std::fprintf(stderr, "  ceiling bracket %s: %s %s %d thread(s) %.2f GB/s (%.2f s",
-                   when, ceiling_benchmark_name(t.kind), t.level.c_str(), t.threads, r.gbps,
-                   std::chrono::duration<double>(t2 - t1).count());
+      const std::string loops = read_loops_text(r);
+      std::fprintf(stderr, "  ceiling bracket %s: %s %s %d thread(s) %.2f GB/s (%s%s%.2f s",
+                   when, ceiling_benchmark_name(t.kind), t.level.c_str(), t.threads, r.gbps, loops.c_str(),
+                   loops.empty() ? "" : "; ", std::chrono::duration<double>(t2 - t1).count());
       if (t1 - t0 > std::chrono::milliseconds(10)) {
         std::fprintf(stderr, ", buffer of %lld bytes set up in %.2f s",
                      static_cast<long long>(buffer->bytes()),
@@ -704,6 +705,10 @@ void write_ceiling_row(const CeilingResult& r, const char* name, int threads, co
     row.emplace_back("core_slowest_pct", csv_number(r.slowest_worker_pct));
     if (const auto pu = slowest_worker_pu(r, bound_pus)) row.emplace_back("core_slowest_pu", std::to_string(*pu));
   }
+  if (r.kind == CeilingKind::kRead) {
+    row.emplace_back("read_plain_gbps", csv_number(r.plain_gbps));
+    if (r.window_gbps > 0) row.emplace_back("read_window_gbps", csv_number(r.window_gbps));
+  }
   row.emplace_back("valid", "1");
   // Counters are not read around ceilings: say so rather than leave a silent gap.
   for (const std::string& e : events) {
@@ -765,6 +770,8 @@ StartCeilings measure_ceilings(const Topology& topo, int threads, const std::str
                    static_cast<long long>(ws.bytes), threads);
       results.push_back(buffer ? measure_bandwidth(pool, kind, *buffer, opt)
                                : measure_bandwidth(pool, topo, kind, ws, opt));
+      if (const std::string loops = read_loops_text(results.back()); !loops.empty())
+        std::fprintf(stderr, "  %s\n", loops.c_str());
     }
     if (keep) (*keep)[ceiling_group_key(threads, pin) + "|" + ws.level] = std::move(buffer);
   }

@@ -14,6 +14,7 @@
 #include "harness/thread_pool.h"
 #include "harness/tick_clock.h"
 #include "harness/topology.h"
+#include "kernels/sw_prefetch.h"
 
 namespace kvb {
 namespace {
@@ -38,12 +39,20 @@ double timed(ThreadPool& pool, std::int64_t iters, Body& body, Prepare prepare =
   return now_ns() - t0;
 }
 
-// Doubles the iteration count until one run takes >= min_seconds/4, then times
-// `repetitions` runs of enough iterations for min_seconds; returns (best ns/iter, iters).
+struct Timing {
+  std::vector<double> best_ns;  // per loop: best ns per iteration
+  std::int64_t iters = 0;
+};
+
+// Doubles the iteration count until one run of loop 0 takes >= min_seconds/4, then times
+// `repetitions` runs of enough iterations for min_seconds of each of `loops` loops, the loops in
+// turn within each repetition so that each sees the same moments of a shared host. body(w, iters)
+// runs the loop `*loop` names (the caller's variable, set here before every run).
 template <class Body, class Prepare = NothingToPrepare>
-std::pair<double, std::int64_t> calibrate_and_time(ThreadPool& pool, const CeilingOptions& opt, Body& body,
-                                                   Prepare prepare = {}) {
+Timing calibrate_and_time_loops(ThreadPool& pool, const CeilingOptions& opt, int loops, int* loop, Body& body,
+                                Prepare prepare = {}) {
   const double target_ns = opt.min_seconds * 1e9;
+  *loop = 0;
   std::int64_t iters = 1;
   double ns = timed(pool, iters, body, prepare);  // also warms caches / TLBs
   while (ns < target_ns / 4 && iters < (1LL << 40)) {
@@ -51,17 +60,33 @@ std::pair<double, std::int64_t> calibrate_and_time(ThreadPool& pool, const Ceili
     ns = timed(pool, iters, body, prepare);
   }
   iters = std::max<std::int64_t>(1, static_cast<std::int64_t>(iters * target_ns / std::max(ns, 1.0)));
-  double best = 1e300;
+  Timing t;
   // A preemption during calibration makes a short run look long and leaves too few iterations,
   // so the timed runs would measure the dispatch, not the memory: re-time with more iterations
   // until the best run really lasts about min_seconds.
   for (int attempt = 0; attempt < 4; ++attempt) {
-    best = 1e300;
-    for (int r = 0; r < std::max(1, opt.repetitions); ++r) best = std::min(best, timed(pool, iters, body, prepare) / iters);
-    if (best * static_cast<double>(iters) >= target_ns / 2 || iters >= (1LL << 40)) break;
-    iters = std::max<std::int64_t>(iters * 2, static_cast<std::int64_t>(iters * target_ns / std::max(best * static_cast<double>(iters), 1.0)));
+    t.best_ns.assign(static_cast<std::size_t>(loops), 1e300);
+    for (int r = 0; r < std::max(1, opt.repetitions); ++r) {
+      for (*loop = 0; *loop < loops; ++*loop) {
+        double& best = t.best_ns[static_cast<std::size_t>(*loop)];
+        best = std::min(best, timed(pool, iters, body, prepare) / static_cast<double>(iters));
+      }
+    }
+    const double fastest = *std::min_element(t.best_ns.begin(), t.best_ns.end());
+    if (fastest * static_cast<double>(iters) >= target_ns / 2 || iters >= (1LL << 40)) break;
+    iters = std::max<std::int64_t>(iters * 2, static_cast<std::int64_t>(iters * target_ns / std::max(fastest * static_cast<double>(iters), 1.0)));
   }
-  return {best, iters};
+  t.iters = iters;
+  return t;
+}
+
+// One loop: (best ns/iter, iters).
+template <class Body, class Prepare = NothingToPrepare>
+std::pair<double, std::int64_t> calibrate_and_time(ThreadPool& pool, const CeilingOptions& opt, Body& body,
+                                                   Prepare prepare = {}) {
+  int loop = 0;
+  const Timing t = calibrate_and_time_loops(pool, opt, 1, &loop, body, prepare);
+  return {t.best_ns[0], t.iters};
 }
 
 // The levels all readers share (the LLC, DRAM), where a worker that finishes early can take
@@ -89,8 +114,11 @@ void first_touch(ThreadPool& pool, int workers, float* base, std::int64_t floats
 // its own slice and, once done, what is left of the others'. The static split is timed by its
 // slowest worker, which the decode no longer waits for: 16 threads of the EMR host decoded at
 // 107-108% of it.
+// Read with `both_loops` times the plain loop and the one with the kernels' prefetch window
+// (measure_bandwidth) and reports the faster; without, the plain loop alone.
 CeilingResult sweep(ThreadPool& pool, CeilingKind kind, int workers, float* base, std::int64_t stride,
-                    std::int64_t slice, const CeilingOptions& opt, bool claim_chunks = false) {
+                    std::int64_t slice, const CeilingOptions& opt, bool claim_chunks = false,
+                    bool both_loops = false) {
   auto src = [&](int w) { return base + static_cast<std::int64_t>(w) * stride; };
   auto dst = [&](int w) { return src(w) + slice; };
   std::vector<float> sinks(static_cast<std::size_t>(workers) * 16);
@@ -104,6 +132,10 @@ CeilingResult sweep(ThreadPool& pool, CeilingKind kind, int workers, float* base
     per_worker = iters * per_slice;
     claims = ChunkClaims::even(per_worker * workers, workers);
   };
+  int loop = 0;  // read: 0 plain, 1 with the window
+  auto read = [&](const float* p, std::int64_t n) {
+    return loop == 0 ? ceiling_read(p, n) : ceiling_read_fma(p, n, 0, kPrefetchWindowBytes);
+  };
   auto body = [&](int w, std::int64_t iters) {
     if (w >= workers) return;
     float acc = 0;
@@ -111,14 +143,14 @@ CeilingResult sweep(ThreadPool& pool, CeilingKind kind, int workers, float* base
       claims.claim(w, [&](std::int64_t k) {
         const int owner = static_cast<int>(k / per_worker);
         const std::int64_t begin = k % per_worker % per_slice * chunk;
-        acc += ceiling_read(src(owner) + begin, std::min(chunk, slice - begin));
+        acc += read(src(owner) + begin, std::min(chunk, slice - begin));
       });
       sinks[static_cast<std::size_t>(w) * 16] = acc;
       return;
     }
     for (std::int64_t it = 0; it < iters; ++it) {
       switch (kind) {
-        case CeilingKind::kRead: acc += ceiling_read(src(w), slice); break;
+        case CeilingKind::kRead: acc += read(src(w), slice); break;
         case CeilingKind::kWrite: ceiling_write(src(w), slice, static_cast<float>(it)); break;
         case CeilingKind::kWriteNT: ceiling_write_nt(src(w), slice, static_cast<float>(it)); break;
         case CeilingKind::kCopy: ceiling_copy(src(w), dst(w), slice); break;
@@ -128,7 +160,10 @@ CeilingResult sweep(ThreadPool& pool, CeilingKind kind, int workers, float* base
     }
     sinks[static_cast<std::size_t>(w) * 16] = acc;  // keeps the reads observable
   };
-  const auto [ns, iters] = calibrate_and_time(pool, opt, body, prepare);
+  const int loops = kind == CeilingKind::kRead && both_loops ? 2 : 1;
+  const Timing timing = calibrate_and_time_loops(pool, opt, loops, &loop, body, prepare);
+  const double ns = *std::min_element(timing.best_ns.begin(), timing.best_ns.end());
+  const std::int64_t iters = timing.iters;
   CeilingResult r;
   r.kind = kind;
   const std::int64_t streams = stream_count(kind);
@@ -139,7 +174,12 @@ CeilingResult sweep(ThreadPool& pool, CeilingKind kind, int workers, float* base
   r.ns_per_sweep = ns;
   r.bytes_read = kind == CeilingKind::kRead || kind == CeilingKind::kCopy ? per_stream : 0;
   r.bytes_written = kind == CeilingKind::kRead ? 0 : per_stream;
-  r.gbps = static_cast<double>(r.bytes_read + r.bytes_written) / ns;
+  const auto bytes = static_cast<double>(r.bytes_read + r.bytes_written);
+  r.gbps = bytes / ns;
+  if (kind == CeilingKind::kRead) {
+    r.plain_gbps = bytes / timing.best_ns[0];
+    if (loops == 2) r.window_gbps = bytes / timing.best_ns[1];
+  }
   return r;
 }
 
@@ -200,7 +240,7 @@ CeilingResult measure_bandwidth(ThreadPool& pool, const Topology& topo, CeilingK
   Buffer buf(topo, static_cast<std::size_t>(slice_bytes) * T * streams, opt.placement);
   float* base = static_cast<float*>(buf.data());
   first_touch(pool, T, base, slice * streams);
-  CeilingResult r = sweep(pool, kind, T, base, slice * streams, slice, opt, shared_level(topo, ws.level));
+  CeilingResult r = sweep(pool, kind, T, base, slice * streams, slice, opt, shared_level(topo, ws.level), true);
   r.level = ws.level;
   r.thp = buf.thp_backing();
   return r;
@@ -239,10 +279,17 @@ CeilingResult measure_bandwidth(ThreadPool& pool, CeilingKind kind, const Ceilin
                        std::to_string(pool.size()));
   const std::int64_t region = buffer.region_floats();
   CeilingResult r = sweep(pool, kind, buffer.workers(), buffer.region(0), region, region / stream_count(kind), opt,
-                          buffer.shared());
+                          buffer.shared(), true);
   r.level = buffer.level();
   r.thp = buffer.thp();
   return r;
+}
+
+std::string read_loops_text(const CeilingResult& r) {
+  if (r.kind != CeilingKind::kRead || r.window_gbps <= 0) return "";
+  char text[80];
+  std::snprintf(text, sizeof text, "plain loop %.2f, window %.2f GB/s", r.plain_gbps, r.window_gbps);
+  return text;
 }
 
 std::vector<CeilingResult> measure_read_curve(ThreadPool& pool, const Topology& topo,

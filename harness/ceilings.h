@@ -55,6 +55,11 @@ struct CeilingResult {
   std::int64_t flops = 0;            // per sweep (FMA: 2 per lane)
   double gbps = 0;                   // (read + written) / ns
   double gflops = 0;
+  // Read only (else 0): each loop's best, gbps the faster (see measure_bandwidth). plain: loads
+  // alone, the hardware prefetchers' stream; window: the same loads with a PREFETCHT0
+  // kPrefetchWindowBytes ahead, as the attention kernels read their rows.
+  double plain_gbps = 0;
+  double window_gbps = 0;
   ThpBacking thp;  // of the swept buffer, read after its first touch
   // FMA on 2+ workers: the slowest worker's own rate as % of the fastest's, in the repetition
   // reported, and that worker's index in the pool (-1: one worker). The burst's GFLOP/s ends with
@@ -80,6 +85,12 @@ inline constexpr std::int64_t kClaimChunkBytes = 64 * 1024;
 // shared level (the LLC, DRAM) on more than one worker claims 64-KiB chunks as the parallel
 // decode does (harness/chunk_claims): each worker its own slice first, then what is left of the
 // others', so the ceiling is not timed by the slowest worker when the decode is not.
+// Read times two loops, their repetitions taken in turn, and reports the faster: the plain loop,
+// and the same loop with the kernels' software prefetch window. Neither always wins: on the Zen 5
+// guest the window cost the plain 2-thread DRAM stream a median 0.89x, yet in a state of that
+// guest that came and went the plain stream fell to 21-33 GB/s while the windowed one and the
+// decode kept 31-42, and the decode rows read 114-141% of a plain-only ceiling
+// (results/epyc-zen5-2c-kvm-508m/ceiling-below-kernel/).
 CeilingResult measure_bandwidth(ThreadPool& pool, const Topology& topo, CeilingKind kind,
                                 const WorkingSet& ws, const CeilingOptions& opt);
 
@@ -113,6 +124,8 @@ class CeilingBuffer {
 // pool must sit on the PUs of the one that first touched the buffer.
 CeilingResult measure_bandwidth(ThreadPool& pool, CeilingKind kind, const CeilingBuffer& buffer,
                                 const CeilingOptions& opt);
+// "plain loop 27.10, window 37.50 GB/s" for a read measured with both loops, "" otherwise.
+std::string read_loops_text(const CeilingResult& r);
 // Read bandwidth of the pool's first worker alone over the first `bytes` of one buffer, for each
 // of `sizes` (ascending; rounded down to whole pages): one allocation of the largest, touched
 // once, so a curve of many working sets costs one first touch (harness/llc_probe).

@@ -125,7 +125,7 @@ inline constexpr std::int64_t kTile = 16;  // positions per softmax tile (kTileF
 // (results/epyc-zen5-2c-kvm-508m/pf-8k/): not taken.
 // 8 KB and 2 KB ahead on the EMR host from DRAM at 1 and 16 threads (4 and 3 rounds): 0.85-1.14x
 // and 0.93-1.22x the time, none significant (results/xeon-emr-16c-kvm/pf-distance/): not taken.
-inline constexpr std::int64_t kPrefetchBytes = 4096;
+inline constexpr std::int64_t kPrefetchBytes = kPrefetchWindowBytes;
 inline bool joint_prefetch(std::int64_t row_bytes) { return row_bytes <= 128; }
 inline std::int64_t prefetch_rows_ahead(std::int64_t row_bytes) {
   return std::max<std::int64_t>(1, kPrefetchBytes / std::max<std::int64_t>(row_bytes, 1));

@@ -3,9 +3,15 @@
 // switch: the kernels read it on every call, the command line sets it once (kvbench run
 // --sw-prefetch), and the CSV's isa column names it where it is not the kernels' default (T0).
 #pragma once
+#include <cstdint>
 #include <string>
 
 namespace kvb {
+
+// How far ahead of their reads the attention kernels prefetch (bytes; measured and argued at
+// kernels/attention.cc's kPrefetchBytes). The read ceiling's second loop keeps the same window
+// (harness/ceilings.h), so a ceiling is never a loop that hides less latency than the kernels do.
+inline constexpr std::int64_t kPrefetchWindowBytes = 4096;
 
 enum class SwPrefetch {
   kT0,    // PREFETCHT0 (Arm: PLDL1KEEP): into L1; the kernels' default

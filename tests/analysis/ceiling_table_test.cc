@@ -63,5 +63,31 @@ TEST(CeilingTable, KeepsTheLowestRunsBestBesideTheBest) {
   EXPECT_EQ(p.rows[0].runs[0], 1);
 }
 
+// Rows since 2026-12-06d say what each of the read ceiling's loops read; the split counts the rows
+// the prefetch window won, per thread count and level, and leaves out rows without both loops.
+TEST(CeilingTable, ReadLoopSplitCountsTheRowsTheWindowSet) {
+  MachineResults m;
+  auto read = [](const std::string& level, int threads, const std::string& plain, const std::string& window) {
+    ResultRow r = ceiling("ceiling_read", level, threads, 50, 1e9);
+    testing::set(r, Col::read_plain_gbps, plain);
+    testing::set(r, Col::read_window_gbps, window);
+    return r;
+  };
+  m.summaries.push_back(read("DRAM", 2, "27", "37.8"));
+  m.summaries.push_back(read("DRAM", 2, "30", "36"));
+  m.summaries.push_back(read("L3", 1, "50", "45"));
+  m.summaries.push_back(read("L1", 1, "200", "180"));
+  m.summaries.push_back(read("DRAM", 1, "15", ""));                 // an older row: one loop
+  m.summaries.push_back(ceiling("ceiling_copy", "DRAM", 2, 40, 1e9));  // not a read
+  const ReadLoopSplit split = read_loop_split(m);
+  EXPECT_EQ(split.rows, 4);
+  ASSERT_EQ(split.window_won.size(), 1u);
+  EXPECT_EQ(split.window_won.at({2, "DRAM"}), 2);
+  ASSERT_EQ(split.window_over_plain.size(), 4u);
+  EXPECT_NEAR(split.window_over_plain[0], 1.4, 1e-12);
+  EXPECT_NEAR(split.window_over_plain[2], 0.9, 1e-12);
+  EXPECT_EQ(read_loop_split(MachineResults{}).rows, 0);
+}
+
 }  // namespace
 }  // namespace kvb

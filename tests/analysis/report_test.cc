@@ -432,6 +432,27 @@ TEST(ReportCommand, AnFmaCeilingTakenWithAWorkerSlowedSaysSo) {
   EXPECT_EQ(fine.find("the ceiling of a slowed core"), std::string::npos);
 }
 
+// A machine whose read ceilings timed both loops (since 2026-12-06d) says which loop set how many,
+// where the window won, and the window / plain range; one whose rows lack the columns says nothing.
+TEST(ReportCommand, ReadCeilingsSayWhichOfTheirTwoLoopsSetThem) {
+  SyntheticMachine a;
+  testing::CsvFields dram = target_row(a, "ceiling_read", "", 8, 2e6, 200e6, "DRAM");  // 100 GB/s
+  dram["read_plain_gbps"] = "71.4";
+  dram["read_window_gbps"] = "100";
+  testing::CsvFields l3 = target_row(a, "ceiling_read", "", 8, 1e4, 1e6, "L3");
+  l3["read_plain_gbps"] = "100";
+  l3["read_window_gbps"] = "90";
+  const std::vector<std::string> extra = {"read_plain_gbps", "read_window_gbps"};
+  const std::string md = report_of(testing::scratch_dir("Report.ReadLoops"), {dram, l3}, extra);
+  EXPECT_NE(md.find("The window set 1 of this machine's 2 read rows (DRAM at 2 threads); window / plain "
+                    "0.90-1.40, median 1.15."),
+            std::string::npos)
+      << md.substr(md.find("## Measured ceilings"), 2000);
+  const std::string older = report_of(testing::scratch_dir("Report.ReadOneLoop"),
+                                      {target_row(a, "ceiling_read", "", 8, 2e6, 200e6, "DRAM")}, {});
+  EXPECT_EQ(older.find("faster of two loops"), std::string::npos);
+}
+
 // A run that measured the FMA ceiling at both ends (ceiling_fma, ceiling_fma_end) has the faster
 // as its roof: the table's one ceiling_fma row gives it, and the text names a run whose ends lay
 // more than 10% apart, or says that none did.

@@ -282,6 +282,35 @@ TEST(Ceilings, ReusableBufferMeasuresEveryKindOnItsWorkers) {
   EXPECT_THROW(CeilingBuffer(pool, *topo, {"L1", 1 << 20}, T + 1, Placement{}), HarnessError);
 }
 
+// A read ceiling times the plain loop and the one with the kernels' prefetch window and keeps the
+// faster (a ceiling must bound kernels that prefetch); the other kinds and the curve time one loop.
+TEST(Ceilings, ReadIsTheFasterOfThePlainLoopAndTheWindowedOne) {
+  auto topo = Topology::discover();
+  const int T = std::min(2, topo->pu_count());
+  ThreadPool pool(*topo, T, parse_pin_policy("compact"));
+  CeilingOptions opt;
+  opt.min_seconds = 0.02;
+  opt.repetitions = 2;
+  const CeilingBuffer buffer(pool, *topo, {"L3", 4 << 20}, T, Placement{});
+  const CeilingResult kept = measure_bandwidth(pool, CeilingKind::kRead, buffer, opt);
+  const CeilingResult fresh = measure_bandwidth(pool, *topo, CeilingKind::kRead, {"L2", 256 << 10}, opt);
+  for (const CeilingResult& r : {kept, fresh}) {
+    EXPECT_GT(r.plain_gbps, 0.5) << r.level;
+    EXPECT_GT(r.window_gbps, 0.5) << r.level;
+    EXPECT_DOUBLE_EQ(r.gbps, std::max(r.plain_gbps, r.window_gbps)) << r.level;
+    EXPECT_NE(read_loops_text(r).find("plain loop"), std::string::npos) << read_loops_text(r);
+  }
+  const CeilingResult copy = measure_bandwidth(pool, CeilingKind::kCopy, buffer, opt);
+  EXPECT_EQ(copy.plain_gbps, 0);
+  EXPECT_EQ(copy.window_gbps, 0);
+  EXPECT_EQ(read_loops_text(copy), "");
+  const std::vector<CeilingResult> curve = measure_read_curve(pool, *topo, {64 << 10}, opt);
+  ASSERT_EQ(curve.size(), 1u);
+  EXPECT_DOUBLE_EQ(curve[0].plain_gbps, curve[0].gbps);
+  EXPECT_EQ(curve[0].window_gbps, 0);
+  EXPECT_EQ(read_loops_text(curve[0]), "");
+}
+
 // The barrier ceiling is a time per crossing of the pool's own barrier, with no bytes or flops.
 // Two workers wait for each other's cache line on every crossing; one alone waits for nobody, so
 // its crossing costs a store and a loop over no one, far less than a transfer between cores.
