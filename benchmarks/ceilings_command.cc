@@ -17,9 +17,11 @@
 #include "benchmarks/value_list.h"
 #include "harness/ceilings.h"
 #include "harness/error.h"
+#include "harness/metadata.h"
 #include "harness/pin_policy.h"
 #include "harness/thread_pool.h"
 #include "harness/topology.h"
+#include "kernels/sw_prefetch.h"
 
 namespace kvb {
 namespace po = boost::program_options;
@@ -85,6 +87,9 @@ int ceilings_main(const std::vector<std::string>& args) {
     throw UsageError(e.what());
   }
   const auto topo = Topology::discover();
+  // The read ceiling's window loop takes the hint `kvbench run`'s kernels take on this CPU.
+  const CpuFamily cpu = cpu_family(*topo);
+  set_sw_prefetch(tuned_sw_prefetch(cpu.vendor, cpu.family));
   try {
     check_placement(*topo, opt.placement);  // before --llc auto's probe
   } catch (const HarnessError& e) {

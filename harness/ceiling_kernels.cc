@@ -50,7 +50,7 @@ float ReadImpl(const float* HWY_RESTRICT p, std::int64_t n) {
 // instead of growing. The window's lines are computed as integers: the prefetch may point past
 // the buffer (it never faults), the pointer may not.
 template <int kFmas>
-float ReadFmaT(const float* HWY_RESTRICT p, std::int64_t n, std::int64_t prefetch_bytes) {
+float ReadFmaT(const float* HWY_RESTRICT p, std::int64_t n, std::int64_t prefetch_bytes, bool prefetch_t2) {
   const hn::ScalableTag<float> d;
   const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(d));
   const auto half = hn::Set(d, 0.5f);
@@ -61,7 +61,14 @@ float ReadFmaT(const float* HWY_RESTRICT p, std::int64_t n, std::int64_t prefetc
   for (; i + 8 * N <= n; i += 8 * N) {
     if (prefetch_bytes > 0) {
       const std::uintptr_t ahead = reinterpret_cast<std::uintptr_t>(p + i) + static_cast<std::uintptr_t>(prefetch_bytes);
-      for (std::uintptr_t o = 0; o < block_bytes; o += 64) hwy::Prefetch(reinterpret_cast<const char*>(ahead + o));
+      for (std::uintptr_t o = 0; o < block_bytes; o += 64) {
+        const char* line = reinterpret_cast<const char*>(ahead + o);
+        if (prefetch_t2) {
+          __builtin_prefetch(line, 0, 1);  // PREFETCHT2, as the attention kernels' SwPrefetch::kT2
+        } else {
+          hwy::Prefetch(line);
+        }
+      }
     }
 #pragma GCC unroll 8
     for (int k = 0; k < 8; ++k) {
@@ -78,15 +85,15 @@ float ReadFmaT(const float* HWY_RESTRICT p, std::int64_t n, std::int64_t prefetc
   return hn::GetLane(hn::SumOfLanes(d, total)) + tail;
 }
 
-float ReadFmaImpl(const float* HWY_RESTRICT p, std::int64_t n, int fmas, std::int64_t prefetch_bytes) {
+float ReadFmaImpl(const float* HWY_RESTRICT p, std::int64_t n, int fmas, std::int64_t prefetch_bytes, bool prefetch_t2) {
   switch (fmas) {
-    case 0: return ReadFmaT<0>(p, n, prefetch_bytes);
-    case 2: return ReadFmaT<2>(p, n, prefetch_bytes);
-    case 4: return ReadFmaT<4>(p, n, prefetch_bytes);
-    case 8: return ReadFmaT<8>(p, n, prefetch_bytes);
-    case 12: return ReadFmaT<12>(p, n, prefetch_bytes);
-    case 16: return ReadFmaT<16>(p, n, prefetch_bytes);
-    case 24: return ReadFmaT<24>(p, n, prefetch_bytes);
+    case 0: return ReadFmaT<0>(p, n, prefetch_bytes, prefetch_t2);
+    case 2: return ReadFmaT<2>(p, n, prefetch_bytes, prefetch_t2);
+    case 4: return ReadFmaT<4>(p, n, prefetch_bytes, prefetch_t2);
+    case 8: return ReadFmaT<8>(p, n, prefetch_bytes, prefetch_t2);
+    case 12: return ReadFmaT<12>(p, n, prefetch_bytes, prefetch_t2);
+    case 16: return ReadFmaT<16>(p, n, prefetch_bytes, prefetch_t2);
+    case 24: return ReadFmaT<24>(p, n, prefetch_bytes, prefetch_t2);
     default: return 0.0f;  // not one of ceiling_read_fma_counts: ceiling_read_fma refuses it
   }
 }
@@ -172,12 +179,12 @@ HWY_EXPORT(TargetNameImpl);
 
 std::int64_t ceiling_block_floats() { return 8 * HWY_DYNAMIC_DISPATCH(LanesImpl)(); }
 float ceiling_read(const float* p, std::int64_t n) { return HWY_DYNAMIC_DISPATCH(ReadImpl)(p, n); }
-float ceiling_read_fma(const float* p, std::int64_t n, int fmas, std::int64_t prefetch_bytes) {
+float ceiling_read_fma(const float* p, std::int64_t n, int fmas, std::int64_t prefetch_bytes, bool prefetch_t2) {
   if (std::find(std::begin(ceiling_read_fma_counts), std::end(ceiling_read_fma_counts), fmas) ==
       std::end(ceiling_read_fma_counts))
     throw HarnessError("ceiling_read_fma: " + std::to_string(fmas) +
                        " FMAs per vector is not one of the compiled counts");
-  return HWY_DYNAMIC_DISPATCH(ReadFmaImpl)(p, n, fmas, prefetch_bytes);
+  return HWY_DYNAMIC_DISPATCH(ReadFmaImpl)(p, n, fmas, prefetch_bytes, prefetch_t2);
 }
 void ceiling_write(float* p, std::int64_t n, float value) { HWY_DYNAMIC_DISPATCH(WriteImpl)(p, n, value); }
 void ceiling_write_nt(float* p, std::int64_t n, float value) {

@@ -133,8 +133,12 @@ CeilingResult sweep(ThreadPool& pool, CeilingKind kind, int workers, float* base
     claims = ChunkClaims::even(per_worker * workers, workers);
   };
   int loop = 0;  // read: 0 plain, 1 with the window
+  // The window takes the kernels' hint (kernels/sw_prefetch.h); where they prefetch nothing, the
+  // plain loop is the only one.
+  const SwPrefetch hint = sw_prefetch();
+  const bool t2 = hint == SwPrefetch::kT2;
   auto read = [&](const float* p, std::int64_t n) {
-    return loop == 0 ? ceiling_read(p, n) : ceiling_read_fma(p, n, 0, kPrefetchWindowBytes);
+    return loop == 0 ? ceiling_read(p, n) : ceiling_read_fma(p, n, 0, kPrefetchWindowBytes, t2);
   };
   auto body = [&](int w, std::int64_t iters) {
     if (w >= workers) return;
@@ -160,7 +164,7 @@ CeilingResult sweep(ThreadPool& pool, CeilingKind kind, int workers, float* base
     }
     sinks[static_cast<std::size_t>(w) * 16] = acc;  // keeps the reads observable
   };
-  const int loops = kind == CeilingKind::kRead && both_loops ? 2 : 1;
+  const int loops = kind == CeilingKind::kRead && both_loops && hint != SwPrefetch::kNone ? 2 : 1;
   const Timing timing = calibrate_and_time_loops(pool, opt, loops, &loop, body, prepare);
   const double ns = *std::min_element(timing.best_ns.begin(), timing.best_ns.end());
   const std::int64_t iters = timing.iters;
@@ -178,7 +182,10 @@ CeilingResult sweep(ThreadPool& pool, CeilingKind kind, int workers, float* base
   r.gbps = bytes / ns;
   if (kind == CeilingKind::kRead) {
     r.plain_gbps = bytes / timing.best_ns[0];
-    if (loops == 2) r.window_gbps = bytes / timing.best_ns[1];
+    if (loops == 2) {
+      r.window_gbps = bytes / timing.best_ns[1];
+      r.window_hint = hint;
+    }
   }
   return r;
 }
@@ -287,8 +294,9 @@ CeilingResult measure_bandwidth(ThreadPool& pool, CeilingKind kind, const Ceilin
 
 std::string read_loops_text(const CeilingResult& r) {
   if (r.kind != CeilingKind::kRead || r.window_gbps <= 0) return "";
-  char text[80];
-  std::snprintf(text, sizeof text, "plain loop %.2f, window %.2f GB/s", r.plain_gbps, r.window_gbps);
+  char text[96];
+  std::snprintf(text, sizeof text, "plain loop %.2f, %s window %.2f GB/s", r.plain_gbps,
+                r.window_hint == SwPrefetch::kT2 ? "T2" : "T0", r.window_gbps);
   return text;
 }
 

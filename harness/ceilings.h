@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/memory.h"
+#include "kernels/sw_prefetch.h"
 
 namespace kvb {
 
@@ -56,10 +57,12 @@ struct CeilingResult {
   double gbps = 0;                   // (read + written) / ns
   double gflops = 0;
   // Read only (else 0): each loop's best, gbps the faster (see measure_bandwidth). plain: loads
-  // alone, the hardware prefetchers' stream; window: the same loads with a PREFETCHT0
-  // kPrefetchWindowBytes ahead, as the attention kernels read their rows.
+  // alone, the hardware prefetchers' stream; window: the same loads with a prefetch of every line
+  // kPrefetchWindowBytes ahead, with the attention kernels' hint (window_hint: sw_prefetch() when
+  // measured), as they read their rows. No window where the kernels prefetch nothing.
   double plain_gbps = 0;
   double window_gbps = 0;
+  SwPrefetch window_hint = SwPrefetch::kNone;
   ThpBacking thp;  // of the swept buffer, read after its first touch
   // FMA on 2+ workers: the slowest worker's own rate as % of the fastest's, in the repetition
   // reported, and that worker's index in the pool (-1: one worker). The burst's GFLOP/s ends with
@@ -86,10 +89,11 @@ inline constexpr std::int64_t kClaimChunkBytes = 64 * 1024;
 // decode does (harness/chunk_claims): each worker its own slice first, then what is left of the
 // others', so the ceiling is not timed by the slowest worker when the decode is not.
 // Read times two loops, their repetitions taken in turn, and reports the faster: the plain loop,
-// and the same loop with the kernels' software prefetch window. Neither always wins: on the Zen 5
-// guest the window cost the plain 2-thread DRAM stream a median 0.89x, yet in a state of that
-// guest that came and went the plain stream fell to 21-33 GB/s while the windowed one and the
-// decode kept 31-42, and the decode rows read 114-141% of a plain-only ceiling
+// and the same loop with the kernels' software prefetch window (its distance and, from
+// sw_prefetch(), its hint; the plain loop alone under SwPrefetch::kNone). Neither always wins:
+// on the Zen 5 guest the window cost the plain 2-thread DRAM stream a median 0.89x, yet in a
+// state of that guest that came and went the plain stream fell to 21-33 GB/s while the windowed
+// one and the decode kept 31-42, and the decode rows read 114-141% of a plain-only ceiling
 // (results/epyc-zen5-2c-kvm-508m/ceiling-below-kernel/).
 CeilingResult measure_bandwidth(ThreadPool& pool, const Topology& topo, CeilingKind kind,
                                 const WorkingSet& ws, const CeilingOptions& opt);

@@ -13,6 +13,7 @@
 #include "harness/error.h"
 #include "harness/thread_pool.h"
 #include "harness/topology.h"
+#include "kernels/sw_prefetch.h"
 #include "tests/harness/synthetic_topology.h"
 
 namespace kvb {
@@ -299,11 +300,25 @@ TEST(Ceilings, ReadIsTheFasterOfThePlainLoopAndTheWindowedOne) {
     EXPECT_GT(r.window_gbps, 0.5) << r.level;
     EXPECT_DOUBLE_EQ(r.gbps, std::max(r.plain_gbps, r.window_gbps)) << r.level;
     EXPECT_NE(read_loops_text(r).find("plain loop"), std::string::npos) << read_loops_text(r);
+    EXPECT_EQ(r.window_hint, sw_prefetch());
   }
   const CeilingResult copy = measure_bandwidth(pool, CeilingKind::kCopy, buffer, opt);
   EXPECT_EQ(copy.plain_gbps, 0);
   EXPECT_EQ(copy.window_gbps, 0);
   EXPECT_EQ(read_loops_text(copy), "");
+  // The window takes the kernels' hint; where they prefetch nothing, so does the ceiling.
+  const SwPrefetch before = sw_prefetch();
+  set_sw_prefetch(SwPrefetch::kT2);
+  const CeilingResult t2 = measure_bandwidth(pool, CeilingKind::kRead, buffer, opt);
+  set_sw_prefetch(SwPrefetch::kNone);
+  const CeilingResult none = measure_bandwidth(pool, CeilingKind::kRead, buffer, opt);
+  set_sw_prefetch(before);
+  EXPECT_EQ(t2.window_hint, SwPrefetch::kT2);
+  EXPECT_GT(t2.window_gbps, 0.5);
+  EXPECT_NE(read_loops_text(t2).find("T2 window"), std::string::npos) << read_loops_text(t2);
+  EXPECT_EQ(none.window_gbps, 0);
+  EXPECT_DOUBLE_EQ(none.gbps, none.plain_gbps);
+  EXPECT_EQ(read_loops_text(none), "");
   const std::vector<CeilingResult> curve = measure_read_curve(pool, *topo, {64 << 10}, opt);
   ASSERT_EQ(curve.size(), 1u);
   EXPECT_DOUBLE_EQ(curve[0].plain_gbps, curve[0].gbps);
