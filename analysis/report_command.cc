@@ -15,6 +15,7 @@
 #include "analysis/ceiling_change.h"
 #include "analysis/ceiling_table.h"
 #include "analysis/command_line.h"
+#include "analysis/display_order.h"
 #include "analysis/efficiency_targets.h"
 #include "analysis/gnuplot_figure.h"
 #include "analysis/headline.h"
@@ -220,14 +221,19 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
       std::sort(ratios.begin(), ratios.end());
       int won = 0;
       std::string where;
-      for (const auto& [at, count] : loops.window_won) {
+      std::vector<std::pair<std::pair<int, std::string>, int>> won_at(loops.window_won.begin(), loops.window_won.end());
+      std::stable_sort(won_at.begin(), won_at.end(), [](const auto& a, const auto& b) {
+        const auto level = [](const std::string& l) { return rank_in(l, {"L1", "L2", "L3", "DRAM"}); };
+        return std::pair(a.first.first, level(a.first.second)) < std::pair(b.first.first, level(b.first.second));
+      });
+      for (const auto& [at, count] : won_at) {
         won += count;
         where += std::string(where.empty() ? "" : ", ") + at.second + " at " + std::to_string(at.first) +
                  (at.first == 1 ? " thread" : " threads") + (count > 1 ? " (" + std::to_string(count) + ")" : "");
       }
       md << "`ceiling_read` is the faster of two loops timed in turn: plain loads, and the same with the attention "
             "kernels' 4 KB software prefetch window. The window set "
-         << won << " of this machine's " << loops.rows << " read rows" << (where.empty() ? "" : " (" + where + ")")
+         << won << " of this machine's " << loops.rows << " `ceiling_read` rows" << (where.empty() ? "" : " (" + where + ")")
          << "; window / plain " << format_number(ratios.front(), 3) << "-" << format_number(ratios.back(), 3)
          << ", median " << format_number(*median(ratios), 3) << ".\n\n";
     }

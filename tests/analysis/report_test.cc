@@ -444,7 +444,7 @@ TEST(ReportCommand, ReadCeilingsSayWhichOfTheirTwoLoopsSetThem) {
   l3["read_window_gbps"] = "90";
   const std::vector<std::string> extra = {"read_plain_gbps", "read_window_gbps"};
   const std::string md = report_of(testing::scratch_dir("Report.ReadLoops"), {dram, l3}, extra);
-  EXPECT_NE(md.find("The window set 1 of this machine's 2 read rows (DRAM at 2 threads); window / plain "
+  EXPECT_NE(md.find("The window set 1 of this machine's 2 `ceiling_read` rows (DRAM at 2 threads); window / plain "
                     "0.90-1.40, median 1.15."),
             std::string::npos)
       << md.substr(md.find("## Measured ceilings"), 2000);
