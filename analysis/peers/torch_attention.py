@@ -17,7 +17,8 @@ header matches. --machine-from takes the machine columns (model name, signature,
 the LLC kvbench used, hypervisor, ...) from the first row of a kvbench CSV written on this host,
 so that `kvbench report` files the peer rows under the same machine as kvbench's: where /sys has
 no cache sizes or hwloc names the CPU otherwise than /proc/cpuinfo (a guest), this script alone
-would describe another machine.
+would describe another machine. It takes that row's git_commit too, the kvbench build run beside
+the peer: a checkout copied to another host (the device tool's) may carry a stale or no git HEAD.
 """
 import argparse
 import datetime as dt
@@ -149,6 +150,8 @@ def machine_from(path, m):
     if theirs and m["cpu_signature"] != "unknown" and theirs != m["cpu_signature"]:
         fail(f"--machine-from {path}: written on a CPU of {theirs}, this one is {m['cpu_signature']}")
     out = dict(m)
+    if first.get("git_commit"):
+        out["git_commit"] = first["git_commit"]
     for key in MACHINE_COLUMNS:
         value = first.get(key, "")
         out[key] = int(value) if key in ("l1d_bytes", "l2_bytes", "l3_bytes", "llc_bytes") and value else value
