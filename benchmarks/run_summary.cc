@@ -34,9 +34,10 @@ std::string format_run_summary(const std::vector<RunSummaryLine>& lines, bool br
   out += line;
   int beaten = 0, beaten_bracketed = 0;
   for (const RunSummaryLine& l : lines) {
+    const bool beats = beats_its_ceiling(l);
     char pct[16] = "-";
-    if (l.pct) std::snprintf(pct, sizeof pct, "%.1f%s", *l.pct, beats_its_ceiling(l) ? "*" : "");
-    if (beats_its_ceiling(l)) {
+    if (l.pct) std::snprintf(pct, sizeof pct, "%.1f%s", *l.pct, beats ? "*" : "");
+    if (beats) {
       ++beaten;
       if (l.ceiling_before && l.ceiling_after) ++beaten_bracketed;
     }
