@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -225,7 +226,9 @@ TEST(Ceilings, FmaCeilingBurstsAgainWhileAWorkerIsSlowed) {
   ASSERT_GE(bursts.size(), 2u) << "worker 1 had a third of its PU in the first burst of three measurements";
   ASSERT_LE(bursts.size(), 3u);
   for (std::size_t i = 0; i + 1 < bursts.size(); ++i) EXPECT_LT(bursts[i].slowest_worker_pct, kEvenBurstPct) << i;
-  if (bursts.size() < 3) EXPECT_GE(bursts.back().slowest_worker_pct, kEvenBurstPct);
+  if (bursts.size() < 3) {
+    EXPECT_GE(bursts.back().slowest_worker_pct, kEvenBurstPct);
+  }
   const CeilingResult kept = fastest_burst(bursts);
   EXPECT_EQ(kept.bursts, static_cast<int>(bursts.size()));
   for (const CeilingResult& b : bursts) EXPECT_GE(kept.gflops, b.gflops);
@@ -249,14 +252,23 @@ TEST(Ceilings, FastestBurstIsTheHighestRateAndCountsTheBursts) {
 
 // A buffer allocated once serves every kind again and again, on all of a pool's workers or
 // the first few (a single-threaded family's ceiling measured on a wider pool).
+// Up to two compact workers and short ceilings (2 x 0.02 s), with a 4 MiB L3 buffer on them.
+struct TwoWorkerBuffer {
+  std::unique_ptr<Topology> topo = Topology::discover();
+  int T = std::min(2, topo->pu_count());
+  ThreadPool pool{*topo, T, parse_pin_policy("compact")};
+  CeilingOptions opt = [] {
+    CeilingOptions o;
+    o.min_seconds = 0.02;
+    o.repetitions = 2;
+    return o;
+  }();
+  CeilingBuffer buffer{pool, *topo, {"L3", 4 << 20}, T, Placement{}};
+};
+
 TEST(Ceilings, ReusableBufferMeasuresEveryKindOnItsWorkers) {
-  auto topo = Topology::discover();
-  const int T = std::min(2, topo->pu_count());
-  ThreadPool pool(*topo, T, parse_pin_policy("compact"));
-  CeilingOptions opt;
-  opt.min_seconds = 0.02;
-  opt.repetitions = 2;
-  const CeilingBuffer all(pool, *topo, {"L3", 4 << 20}, T, Placement{});
+  TwoWorkerBuffer two;
+  auto& [topo, T, pool, opt, all] = two;
   EXPECT_EQ(all.shared(), topo->last_level() == 3) << "the LLC is read in claimed chunks";
   EXPECT_EQ(all.level(), "L3");
   EXPECT_EQ(all.bytes(), (4 << 20) / T / 8192 * 8192 * T);
@@ -286,13 +298,8 @@ TEST(Ceilings, ReusableBufferMeasuresEveryKindOnItsWorkers) {
 // A read ceiling times the plain loop and the one with the kernels' prefetch window and keeps the
 // faster (a ceiling must bound kernels that prefetch); the other kinds and the curve time one loop.
 TEST(Ceilings, ReadIsTheFasterOfThePlainLoopAndTheWindowedOne) {
-  auto topo = Topology::discover();
-  const int T = std::min(2, topo->pu_count());
-  ThreadPool pool(*topo, T, parse_pin_policy("compact"));
-  CeilingOptions opt;
-  opt.min_seconds = 0.02;
-  opt.repetitions = 2;
-  const CeilingBuffer buffer(pool, *topo, {"L3", 4 << 20}, T, Placement{});
+  TwoWorkerBuffer two;
+  auto& [topo, T, pool, opt, buffer] = two;
   const CeilingResult kept = measure_bandwidth(pool, CeilingKind::kRead, buffer, opt);
   const CeilingResult fresh = measure_bandwidth(pool, *topo, CeilingKind::kRead, {"L2", 256 << 10}, opt);
   for (const CeilingResult& r : {kept, fresh}) {
