@@ -32,4 +32,32 @@ std::string barrier_moved_note(std::optional<double> before_ns, std::optional<do
   return "barrier crossing moved " + format_number(*before_ns, 3) + " -> " + format_number(*after_ns, 3) + " ns";
 }
 
+ReadCeilingMethod read_ceiling_method(const std::vector<std::vector<ResultRow>>& runs) {
+  bool plain = false, two = false;
+  for (const auto& run : runs) {
+    for (const ResultRow& r : run) {
+      if (r.str(Col::benchmark) != "ceiling_read") continue;
+      (r.num(Col::read_window_gbps) ? two : plain) = true;
+    }
+  }
+  if (plain && two) return ReadCeilingMethod::kMixed;
+  return two ? ReadCeilingMethod::kTwoLoops : plain ? ReadCeilingMethod::kPlainLoop : ReadCeilingMethod::kUnknown;
+}
+
+std::string read_ceiling_method_note(ReadCeilingMethod base, ReadCeilingMethod next) {
+  if (base == next || base == ReadCeilingMethod::kUnknown || next == ReadCeilingMethod::kUnknown) return "";
+  const auto said = [](ReadCeilingMethod m) {
+    switch (m) {
+      case ReadCeilingMethod::kPlainLoop: return "the plain loop alone";
+      case ReadCeilingMethod::kTwoLoops: return "the faster of the plain loop and the kernels' prefetch window";
+      default: return "the plain loop in some runs and the faster of it and the kernels' prefetch window in others";
+    }
+  };
+  return std::string("The two sides measured their read ceilings differently: base's `ceiling_read` rows are ") +
+         said(base) + ", new's " + said(next) +
+         " (read_window_gbps, since main 81a1e69). Their ceiling_read rows, pct_of_ceiling and held_ratio differ by "
+         "the method as well as the machine: on the Sapphire Rapids guest the window read its DRAM ceilings "
+         "1.011-1.037x the plain loop's.\n";
+}
+
 }  // namespace kvb

@@ -9,6 +9,9 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "analysis/result_table.h"
 
 namespace kvb {
 
@@ -47,5 +50,16 @@ std::string barrier_change_note(std::optional<double> base_ns, std::optional<dou
 // 310 ns" where both are known and further apart than kBarrierMovedRatio, else "". The host moved
 // the workers' vCPUs while the row ran, so its repetitions mix two placements.
 std::string barrier_moved_note(std::optional<double> before_ns, std::optional<double> after_ns);
+
+// How a side's read ceilings were measured: since main 81a1e69 a `ceiling_read` row is the faster
+// of the plain loop and the loop with the kernels' prefetch window, and carries read_window_gbps;
+// older rows, and rows of runs whose kernels prefetch nothing, timed the plain loop alone.
+enum class ReadCeilingMethod { kUnknown, kPlainLoop, kTwoLoops, kMixed };  // kUnknown: no ceiling_read rows
+ReadCeilingMethod read_ceiling_method(const std::vector<std::vector<ResultRow>>& runs);
+// Where the two sides' methods differ (neither unknown): a sentence saying so, for `kvbench
+// compare`: each side's ceiling rows and pct_of_ceiling then hold a differently measured ceiling
+// (the Sapphire Rapids guest's DRAM ceilings read 1.011-1.037x with the window,
+// results/xeon-spr-16c-kvm/read-loops/). "" where they agree.
+std::string read_ceiling_method_note(ReadCeilingMethod base, ReadCeilingMethod next);
 
 }  // namespace kvb

@@ -408,6 +408,7 @@ int compare_main(int argc, char** argv) {
                 "their time ratio is the machine's as well as the code's; the note's pct_of_ceiling holds "
                 "each side against its own ceiling.\n";
       }
+      text << read_ceiling_method_note(read_ceiling_method(base), read_ceiling_method(next));
       if (const auto placed = noted(moved_barrier_note)) {
         text << placed << " configuration(s) of 2 or more threads ran where one crossing of the per-layer barrier "
              << "(ceiling_barrier, each side's runs) was more than " << format_number(kBarrierMovedRatio, 2)

@@ -546,6 +546,41 @@ TEST(CompareCommand, NotesCeilingsFarApart) {
   EXPECT_EQ(ceiling_change_note(10.0, 12.5, std::nullopt, 80.4), "ceiling 10.0 -> 12.5 GB/s, - -> 80% of it");
 }
 
+// A side whose read ceilings timed the prefetch window loop too (read_window_gbps, main 81a1e69 on)
+// against one held to the plain loop alone: the summary says the ceilings were measured
+// differently; two sides measured alike, or without read ceilings, say nothing.
+TEST(CompareCommand, NotesReadCeilingsMeasuredDifferently) {
+  const SyntheticMachine m;
+  const auto dir = testing::scratch_dir("CompareCommand.ReadLoops");
+  const auto rows = [&](unsigned seed, const std::string& window) {
+    auto out = testing::repetition_rows(m, normal_times(1e6, 0.01, 10, seed), "fp32", 1024, 1);
+    CsvFields ceiling = out.front();
+    ceiling["benchmark"] = "ceiling_read";
+    ceiling["read_plain_gbps"] = "30";
+    ceiling["read_window_gbps"] = window;
+    out.push_back(ceiling);
+    return out;
+  };
+  std::vector<std::string> header = testing::schema_header();
+  header.insert(header.end(), {"read_plain_gbps", "read_window_gbps"});
+  const auto plain = dir / "plain.csv", two = dir / "two.csv", two_again = dir / "two_again.csv";
+  testing::write_text(plain, testing::to_csv(rows(1, ""), header));
+  testing::write_text(two, testing::to_csv(rows(2, "31"), header));
+  testing::write_text(two_again, testing::to_csv(rows(3, "29"), header));
+  const auto differ = compare_to_md(plain, two, dir / "differ.md");
+  EXPECT_NE(differ.text.find("The two sides measured their read ceilings differently: base's `ceiling_read` rows "
+                             "are the plain loop alone, new's the faster of the plain loop and the kernels' "
+                             "prefetch window"),
+            std::string::npos)
+      << differ.text;
+  const auto alike = compare_to_md(two, two_again, dir / "alike.md");
+  EXPECT_EQ(alike.text.find("measured their read ceilings differently"), std::string::npos) << alike.text;
+  EXPECT_EQ(read_ceiling_method({load_results(plain.string()), load_results(two.string())}),
+            ReadCeilingMethod::kMixed);
+  EXPECT_EQ(read_ceiling_method({}), ReadCeilingMethod::kUnknown);
+  EXPECT_EQ(read_ceiling_method_note(ReadCeilingMethod::kUnknown, ReadCeilingMethod::kTwoLoops), "");
+}
+
 // Two runs of one CPU where one side's core brackets caught its workers slowed (the burst after a
 // row at half the one before it): the note counts each side's slowed rows among its bracketed
 // ones, and the summary says what that means; rows without core brackets, or across CPUs, no note.
