@@ -71,6 +71,11 @@ CeilingPivot pivot_ceilings(const MachineResults& m) {
   return p;
 }
 
+bool ReadLoopSplit::ThreadsThenLevel::operator()(const std::pair<int, std::string>& a,
+                                                 const std::pair<int, std::string>& b) const {
+  return std::tuple(a.first, level_rank(a.second), a.second) < std::tuple(b.first, level_rank(b.second), b.second);
+}
+
 ReadLoopSplit read_loop_split(const MachineResults& m) {
   ReadLoopSplit split;
   for (const ResultRow& r : m.summaries) {

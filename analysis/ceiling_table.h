@@ -35,9 +35,13 @@ CeilingPivot pivot_ceilings(const MachineResults& m);
 // Which of its two loops set a machine's `ceiling_read` rows (read_plain_gbps, read_window_gbps:
 // rows written since 2026-12-06d time both and keep the faster; older rows have neither).
 struct ReadLoopSplit {
+  // (threads, level) in display order: by threads, then L1, L2, L3, DRAM.
+  struct ThreadsThenLevel {
+    bool operator()(const std::pair<int, std::string>& a, const std::pair<int, std::string>& b) const;
+  };
   int rows = 0;  // ceiling_read summaries that timed both loops
   // Those the loop with the kernels' prefetch window won, per (threads, level): how many.
-  std::map<std::pair<int, std::string>, int> window_won;
+  std::map<std::pair<int, std::string>, int, ThreadsThenLevel> window_won;
   std::vector<double> window_over_plain;  // per row, in row order
 };
 ReadLoopSplit read_loop_split(const MachineResults& m);

@@ -15,7 +15,6 @@
 #include "analysis/ceiling_change.h"
 #include "analysis/ceiling_table.h"
 #include "analysis/command_line.h"
-#include "analysis/display_order.h"
 #include "analysis/efficiency_targets.h"
 #include "analysis/gnuplot_figure.h"
 #include "analysis/headline.h"
@@ -221,12 +220,7 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
       std::sort(ratios.begin(), ratios.end());
       int won = 0;
       std::string where;
-      std::vector<std::pair<std::pair<int, std::string>, int>> won_at(loops.window_won.begin(), loops.window_won.end());
-      std::stable_sort(won_at.begin(), won_at.end(), [](const auto& a, const auto& b) {
-        const auto level = [](const std::string& l) { return rank_in(l, {"L1", "L2", "L3", "DRAM"}); };
-        return std::pair(a.first.first, level(a.first.second)) < std::pair(b.first.first, level(b.first.second));
-      });
-      for (const auto& [at, count] : won_at) {
+      for (const auto& [at, count] : loops.window_won) {
         won += count;
         where += std::string(where.empty() ? "" : ", ") + at.second + " at " + std::to_string(at.first) +
                  (at.first == 1 ? " thread" : " threads") + (count > 1 ? " (" + std::to_string(count) + ")" : "");
