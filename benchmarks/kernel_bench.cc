@@ -8,7 +8,8 @@
 // from DRAM, with and without a 4 KB window: the share of the read rate that survives as much
 // arithmetic per line as a kernel's floor/ row shows (results/xeon-emr-2c-kvm/overlap/).
 // overlap_threads/*: its DRAM stream, with the window (pf:4096) and without (pf:0), on 1, 2, 4, ...
-// and all PUs at once.
+// and all PUs at once. read_streams/*: the same pass
+// with fma:0 read as 1, 2 or 4 streams per core (streams:1 is overlap_threads/fma:0's loop).
 //
 // Working sets: context 64 (<= 0.5 MB per layer: L2), 1024 (<= 8 MB: L3) and 16384 with the
 // layers rotated per iteration so the rotation spans >= 4x the L3 (and >= 256 MB): every
@@ -410,15 +411,20 @@ void BM_ReadUnderFma(benchmark::State& state, int fmas, std::int64_t prefetch_by
 // out as the DRAM read ceiling shares its own (harness/chunk_claims): a worker the host slows
 // down reads fewer chunks instead of holding the rest up. With many cores each gets a smaller
 // share of the bandwidth, so each line leaves more time for the arithmetic. pf:4096 has the
-// kernels' window, pf:0 none: fma:0/pf:0 is the DRAM read ceiling's own loop, so the rows say
+// kernels' window and hint (T2 where --sw-prefetch picks it; T0 before 2026-12-06), pf:0 none: fma:0/pf:0 is the DRAM read ceiling's own loop, so the rows say
 // how much of the ceiling a stream keeps once it does work or prefetches. With the window, 4-8
 // FMAs per vector kept 0.81-0.96 of it on the Zen 5 guest (1-2 threads) and the EMR host (1-16);
 // without, 0.56-0.75 on the EMR host (2026-12-03, results/*/stream-work/). Wall time.
-void BM_ReadUnderFmaThreads(benchmark::State& state, int fmas, std::int64_t prefetch_bytes, int threads) {
+// With `streams` > 0 (fmas 0 only, read_streams/ rows) each worker reads that many parts of its
+// slice at once (harness ceiling_read_streams), a chunk of each per claim: several streams per
+// core, as the kernels read K and V, against the one stream of the fma:0 rows.
+void BM_ReadUnderFmaThreads(benchmark::State& state, int fmas, std::int64_t prefetch_bytes, int threads,
+                            int streams) {
   static std::unique_ptr<ThreadPool> pool;
   static Buffer buffer;
   const std::int64_t chunk = kClaimChunkBytes / static_cast<std::int64_t>(sizeof(float));
-  const std::int64_t slice = rotation_bytes() / static_cast<std::int64_t>(sizeof(float)) / threads / chunk * chunk;
+  // Four chunks a slice at least, so that every stream's part is whole chunks.
+  const std::int64_t slice = rotation_bytes() / static_cast<std::int64_t>(sizeof(float)) / threads / (4 * chunk) * (4 * chunk);
   try {
     if (!pool || pool->size() != threads) {
       pool.reset();
@@ -433,13 +439,21 @@ void BM_ReadUnderFmaThreads(benchmark::State& state, int fmas, std::int64_t pref
   }
   const float* p = static_cast<const float*>(buffer.data());
   const std::int64_t chunks = slice / chunk * threads;  // worker w's block: its own slice's chunks
-  ChunkClaims claims = ChunkClaims::even(chunks, threads);
+  const int parts = std::max(streams, 1);
+  const std::int64_t claims_per_slice = slice / chunk / parts;  // a claim reads a chunk of every part
+  ChunkClaims claims = ChunkClaims::even(chunks / parts, threads);
   std::vector<double> sums(static_cast<std::size_t>(threads) * 8);  // a cache line per worker
+  const bool t2 = sw_prefetch() == SwPrefetch::kT2;  // the kernels' hint, as the read ceiling's window
+  auto read_claim = [&](std::int64_t c) -> double {
+    if (streams == 0) return ceiling_read_fma(p + c * chunk, chunk, fmas, prefetch_bytes, t2);
+    const float* a = p + c / claims_per_slice * slice + c % claims_per_slice * chunk;
+    return ceiling_read_streams(a, claims_per_slice * chunk, streams, chunk, prefetch_bytes, t2);
+  };
   auto pass = [&] {
     claims.reset_all();  // ordered before the claims by the dispatch
     pool->run([&](int w) {
       double acc = 0;
-      claims.claim(w, [&](std::int64_t c) { acc += ceiling_read_fma(p + c * chunk, chunk, fmas, prefetch_bytes); });
+      claims.claim(w, [&](std::int64_t c) { acc += read_claim(c); });
       sums[static_cast<std::size_t>(w) * 8] = acc;
     });
   };
@@ -450,7 +464,7 @@ void BM_ReadUnderFmaThreads(benchmark::State& state, int fmas, std::int64_t pref
   double got = 0;
   for (int w = 0; w < threads; ++w) got += sums[static_cast<std::size_t>(w) * 8];
   if (!(std::fabs(got - want) <= 1e-6 * want)) {
-    state.SkipWithError("ceiling_read_fma returned a wrong sum");
+    state.SkipWithError("the read loop returned a wrong sum");
     return;
   }
   for (auto _ : state) {
@@ -460,7 +474,7 @@ void BM_ReadUnderFmaThreads(benchmark::State& state, int fmas, std::int64_t pref
   const double bytes = static_cast<double>(chunks * chunk) * sizeof(float);
   state.counters["GB/s"] = benchmark::Counter(bytes * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["GB/s/thread"] = benchmark::Counter(bytes * 1e-9 / threads, benchmark::Counter::kIsIterationInvariantRate);
-  state.SetLabel(std::string(ceiling_target_name()) + (prefetch_bytes > 0 ? "+PF-T0" : "+PF-NONE"));
+  state.SetLabel(std::string(ceiling_target_name()) + (prefetch_bytes == 0 ? "+PF-NONE" : t2 ? "+PF-T2" : "+PF-T0"));
 }
 
 benchmark::internal::Benchmark* add(const std::string& name, Kernel kernel, const CacheShape& shape,
@@ -495,7 +509,14 @@ void register_all() {
       for (int fmas : ceiling_read_fma_counts)
         benchmark::RegisterBenchmark(("overlap_threads/fma:" + std::to_string(fmas) + "/threads:" +
                                       std::to_string(threads) + "/pf:" + std::to_string(prefetch_bytes)).c_str(),
-                                     BM_ReadUnderFmaThreads, fmas, prefetch_bytes, threads)
+                                     BM_ReadUnderFmaThreads, fmas, prefetch_bytes, threads, 0)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+    for (std::int64_t prefetch_bytes : {std::int64_t{4096}, std::int64_t{0}})
+      for (int streams : ceiling_read_stream_counts)
+        benchmark::RegisterBenchmark(("read_streams/streams:" + std::to_string(streams) + "/threads:" +
+                                      std::to_string(threads) + "/pf:" + std::to_string(prefetch_bytes)).c_str(),
+                                     BM_ReadUnderFmaThreads, 0, prefetch_bytes, threads, streams)
             ->UseRealTime()
             ->Unit(benchmark::kMillisecond);
     if (threads == pus) break;

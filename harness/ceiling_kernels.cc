@@ -44,11 +44,24 @@ float ReadImpl(const float* HWY_RESTRICT p, std::int64_t n) {
   return hn::GetLane(hn::SumOfLanes(d, a0)) + tail;
 }
 
+// Prefetches the `bytes` starting `ahead` bytes past p, line by line. The lines are computed as
+// integers: the prefetch may point past the buffer (it never faults), the pointer may not.
+HWY_INLINE void PrefetchAhead(const float* p, std::uintptr_t bytes, std::int64_t ahead, bool prefetch_t2) {
+  const std::uintptr_t start = reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(ahead);
+  for (std::uintptr_t o = 0; o < bytes; o += 64) {
+    const char* line = reinterpret_cast<const char*>(start + o);
+    if (prefetch_t2) {
+      __builtin_prefetch(line, 0, 1);  // PREFETCHT2, as the attention kernels' SwPrefetch::kT2
+    } else {
+      hwy::Prefetch(line);
+    }
+  }
+}
+
 // Every vector read is summed (the loads cannot be dropped) and feeds kFmas FMAs, one on each of
 // the next kFmas chains: chain = chain * 0.5 + v, so each of the eight chains takes kFmas of a
 // block's 8 x kFmas FMAs (4-cycle latency, two FMA ports: they keep pace) and settles at 2v
-// instead of growing. The window's lines are computed as integers: the prefetch may point past
-// the buffer (it never faults), the pointer may not.
+// instead of growing.
 template <int kFmas>
 float ReadFmaT(const float* HWY_RESTRICT p, std::int64_t n, std::int64_t prefetch_bytes, bool prefetch_t2) {
   const hn::ScalableTag<float> d;
@@ -59,17 +72,7 @@ float ReadFmaT(const float* HWY_RESTRICT p, std::int64_t n, std::int64_t prefetc
   const auto block_bytes = static_cast<std::uintptr_t>(8 * N * sizeof(float));
   std::int64_t i = 0;
   for (; i + 8 * N <= n; i += 8 * N) {
-    if (prefetch_bytes > 0) {
-      const std::uintptr_t ahead = reinterpret_cast<std::uintptr_t>(p + i) + static_cast<std::uintptr_t>(prefetch_bytes);
-      for (std::uintptr_t o = 0; o < block_bytes; o += 64) {
-        const char* line = reinterpret_cast<const char*>(ahead + o);
-        if (prefetch_t2) {
-          __builtin_prefetch(line, 0, 1);  // PREFETCHT2, as the attention kernels' SwPrefetch::kT2
-        } else {
-          hwy::Prefetch(line);
-        }
-      }
-    }
+    if (prefetch_bytes > 0) PrefetchAhead(p + i, block_bytes, prefetch_bytes, prefetch_t2);
 #pragma GCC unroll 8
     for (int k = 0; k < 8; ++k) {
       const auto v = hn::LoadU(d, p + i + k * N);
@@ -95,6 +98,46 @@ float ReadFmaImpl(const float* HWY_RESTRICT p, std::int64_t n, int fmas, std::in
     case 16: return ReadFmaT<16>(p, n, prefetch_bytes, prefetch_t2);
     case 24: return ReadFmaT<24>(p, n, prefetch_bytes, prefetch_t2);
     default: return 0.0f;  // not one of ceiling_read_fma_counts: ceiling_read_fma refuses it
+  }
+}
+
+// kStreams streams, stream s at p + s * stride, read in turn a block of 8 vectors from each, as
+// the attention kernels read a tile's K rows and then its V rows: the hardware prefetchers see
+// several streams at once, each line with the same window as ReadFmaT (prefetch_bytes > 0).
+// Sums them all.
+template <int kStreams>
+float ReadStreamsT(const float* HWY_RESTRICT p, std::int64_t stride, std::int64_t n, std::int64_t prefetch_bytes,
+                   bool prefetch_t2) {
+  const hn::ScalableTag<float> d;
+  const std::int64_t N = static_cast<std::int64_t>(hn::Lanes(d));
+  hn::Vec<decltype(d)> sum[8];
+  for (auto& v : sum) v = hn::Zero(d);
+  const auto block_bytes = static_cast<std::uintptr_t>(8 * N * sizeof(float));
+  std::int64_t i = 0;
+  for (; i + 8 * N <= n; i += 8 * N) {
+#pragma GCC unroll 4
+    for (int s = 0; s < kStreams; ++s) {
+      const float* q = p + s * stride + i;
+      if (prefetch_bytes > 0) PrefetchAhead(q, block_bytes, prefetch_bytes, prefetch_t2);
+#pragma GCC unroll 8
+      for (int k = 0; k < 8; ++k) sum[k] = hn::Add(sum[k], hn::LoadU(d, q + k * N));
+    }
+  }
+  float tail = 0;
+  for (; i < n; ++i)
+    for (int s = 0; s < kStreams; ++s) tail += p[s * stride + i];
+  auto total = hn::Zero(d);
+  for (const auto& v : sum) total = hn::Add(total, v);
+  return hn::GetLane(hn::SumOfLanes(d, total)) + tail;
+}
+
+float ReadStreamsImpl(const float* HWY_RESTRICT p, std::int64_t stride, int streams, std::int64_t n,
+                      std::int64_t prefetch_bytes, bool prefetch_t2) {
+  switch (streams) {
+    case 1: return ReadStreamsT<1>(p, stride, n, prefetch_bytes, prefetch_t2);
+    case 2: return ReadStreamsT<2>(p, stride, n, prefetch_bytes, prefetch_t2);
+    case 4: return ReadStreamsT<4>(p, stride, n, prefetch_bytes, prefetch_t2);
+    default: return 0.0f;  // not one of ceiling_read_stream_counts: ceiling_read_streams refuses it
   }
 }
 
@@ -170,6 +213,7 @@ namespace kvb {
 
 HWY_EXPORT(ReadImpl);
 HWY_EXPORT(ReadFmaImpl);
+HWY_EXPORT(ReadStreamsImpl);
 HWY_EXPORT(WriteImpl);
 HWY_EXPORT(WriteNtImpl);
 HWY_EXPORT(CopyImpl);
@@ -185,6 +229,13 @@ float ceiling_read_fma(const float* p, std::int64_t n, int fmas, std::int64_t pr
     throw HarnessError("ceiling_read_fma: " + std::to_string(fmas) +
                        " FMAs per vector is not one of the compiled counts");
   return HWY_DYNAMIC_DISPATCH(ReadFmaImpl)(p, n, fmas, prefetch_bytes, prefetch_t2);
+}
+float ceiling_read_streams(const float* p, std::int64_t stride, int streams, std::int64_t n,
+                           std::int64_t prefetch_bytes, bool prefetch_t2) {
+  if (std::find(std::begin(ceiling_read_stream_counts), std::end(ceiling_read_stream_counts), streams) ==
+      std::end(ceiling_read_stream_counts))
+    throw HarnessError("ceiling_read_streams: " + std::to_string(streams) + " streams is not one of the compiled counts");
+  return HWY_DYNAMIC_DISPATCH(ReadStreamsImpl)(p, stride, streams, n, prefetch_bytes, prefetch_t2);
 }
 void ceiling_write(float* p, std::int64_t n, float value) { HWY_DYNAMIC_DISPATCH(WriteImpl)(p, n, value); }
 void ceiling_write_nt(float* p, std::int64_t n, float value) {

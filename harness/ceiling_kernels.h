@@ -21,6 +21,14 @@ void ceiling_copy(const float* src, float* dst, std::int64_t n);
 inline constexpr int ceiling_read_fma_counts[] = {0, 2, 4, 8, 12, 16, 24};
 float ceiling_read_fma(const float* p, std::int64_t n, int fmas, std::int64_t prefetch_bytes,
                        bool prefetch_t2 = false);
+// ceiling_read over `streams` ranges at once, range s being p + s * stride up to n floats: a block
+// of ceiling_block_floats() from each in turn (the attention kernels read a tile of K rows, then
+// its V rows), with the window of ceiling_read_fma where prefetch_bytes > 0. Whether one core
+// reads more from several streams than from one (kernel_bench's read_streams/ rows). Returns the
+// sum of all; streams must be one of ceiling_read_stream_counts (HarnessError otherwise).
+inline constexpr int ceiling_read_stream_counts[] = {1, 2, 4};
+float ceiling_read_streams(const float* p, std::int64_t stride, int streams, std::int64_t n,
+                           std::int64_t prefetch_bytes, bool prefetch_t2 = false);
 // `rounds` x 12 independent vector FMAs (register-only); returns the flops done.
 std::int64_t ceiling_fma(std::int64_t rounds, float* sink);
 const char* ceiling_target_name();

@@ -65,6 +65,25 @@ TEST(CeilingKernels, ReadUnderFmaMatchesItsDoubleModel) {
   EXPECT_THROW(ceiling_read_fma(a.data(), n, 3, 0), HarnessError);
 }
 
+// Every stream's floats are summed once, tails included, with and without the window; a count
+// that was not compiled is refused.
+TEST(CeilingKernels, ReadStreamsSumsEveryStream) {
+  const std::int64_t block = ceiling_block_floats();
+  const std::int64_t n = 3 * block + 5, stride = n + 7;  // three blocks and a tail per stream, a gap between
+  std::vector<float> a(static_cast<std::size_t>(4 * stride));
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>((i * 37) % 11) * 0.25f;
+  for (int streams : ceiling_read_stream_counts) {
+    double want = 0;
+    for (int s = 0; s < streams; ++s)
+      for (std::int64_t i = 0; i < n; ++i) want += a[static_cast<std::size_t>(s * stride + i)];
+    for (std::int64_t ahead : {std::int64_t{0}, std::int64_t{4096}})
+      for (bool t2 : {false, true})
+        EXPECT_NEAR(ceiling_read_streams(a.data(), stride, streams, n, ahead, t2), want, 1e-5 * want)
+            << streams << " streams, prefetch " << ahead << " bytes ahead, t2 " << t2;
+  }
+  EXPECT_THROW(ceiling_read_streams(a.data(), stride, 3, n, 0), HarnessError);
+}
+
 TEST(Ceilings, WorkingSetsComeFromHwlocAndGrow) {
   auto topo = Topology::discover();
   const std::vector<WorkingSet> ws = ceiling_working_sets(*topo, {topo->pus()[0]}, 1);
