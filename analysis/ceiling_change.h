@@ -52,14 +52,17 @@ std::string barrier_change_note(std::optional<double> base_ns, std::optional<dou
 std::string barrier_moved_note(std::optional<double> before_ns, std::optional<double> after_ns);
 
 // How a side's read ceilings were measured: since main 81a1e69 a `ceiling_read` row is the faster
-// of the plain loop and the loop with the kernels' prefetch window, and carries read_window_gbps;
-// older rows, and rows of runs whose kernels prefetch nothing, timed the plain loop alone.
-enum class ReadCeilingMethod { kUnknown, kPlainLoop, kTwoLoops, kMixed };  // kUnknown: no ceiling_read rows
+// of the plain loop and the loop with the kernels' prefetch window, and carries read_window_gbps
+// (kTwoLoops); since 2026-12-06e it also times the plain loop over two streams and carries
+// read_two_streams_gbps (kTwoStreams, with or without the window). Older rows, and rows of runs
+// whose kernels prefetch nothing before 2026-12-06e, timed the plain loop alone.
+enum class ReadCeilingMethod { kUnknown, kPlainLoop, kTwoLoops, kTwoStreams, kMixed };  // kUnknown: no ceiling_read rows
 ReadCeilingMethod read_ceiling_method(const std::vector<std::vector<ResultRow>>& runs);
 // Where the two sides' methods differ (neither unknown): a sentence saying so, for `kvbench
 // compare`: each side's ceiling rows and pct_of_ceiling then hold a differently measured ceiling
 // (the Sapphire Rapids guest's DRAM ceilings read 1.011-1.037x with the window,
-// results/xeon-spr-16c-kvm/read-loops/). "" where they agree.
+// results/xeon-spr-16c-kvm/read-loops/; the Zen 3 guest's one core 1.13-1.19x from two streams,
+// results/epyc-zen3-2c-kvm/read-streams/). "" where they agree.
 std::string read_ceiling_method_note(ReadCeilingMethod base, ReadCeilingMethod next);
 
 }  // namespace kvb

@@ -81,10 +81,17 @@ ReadLoopSplit read_loop_split(const MachineResults& m) {
   for (const ResultRow& r : m.summaries) {
     const auto plain = r.num(Col::read_plain_gbps);
     const auto window = r.num(Col::read_window_gbps);
-    if (r.str(Col::benchmark) != "ceiling_read" || !plain || !window || *plain <= 0) continue;
+    const auto two_streams = r.num(Col::read_two_streams_gbps);
+    if (r.str(Col::benchmark) != "ceiling_read" || !plain || *plain <= 0 || (!window && !two_streams)) continue;
     ++split.rows;
-    split.window_over_plain.push_back(*window / *plain);
-    if (*window > *plain) ++split.window_won[{static_cast<int>(r.num_or(Col::threads, 0)), r.str(Col::ws_level)}];
+    const double best = std::max({*plain, window.value_or(0.0), two_streams.value_or(0.0)});
+    const std::pair<int, std::string> at{static_cast<int>(r.num_or(Col::threads, 0)), r.str(Col::ws_level)};
+    for (auto [gbps, loop] : {std::pair{window, &split.window}, std::pair{two_streams, &split.two_streams}}) {
+      if (!gbps) continue;
+      ++loop->rows;
+      loop->over_plain.push_back(*gbps / *plain);
+      if (*gbps > *plain && *gbps == best) ++loop->won[at];
+    }
   }
   return split;
 }

@@ -32,17 +32,24 @@ struct CeilingPivot {
 
 CeilingPivot pivot_ceilings(const MachineResults& m);
 
-// Which of its two loops set a machine's `ceiling_read` rows (read_plain_gbps, read_window_gbps:
-// rows written since 2026-12-06d time both and keep the faster; older rows have neither).
+// Which of its loops set a machine's `ceiling_read` rows: read_plain_gbps and, beside it,
+// read_window_gbps (rows written since 2026-12-06d) and read_two_streams_gbps (since 2026-12-06e);
+// such a row keeps the fastest. Older rows have none of them.
 struct ReadLoopSplit {
   // (threads, level) in display order: by threads, then L1, L2, L3, DRAM.
   struct ThreadsThenLevel {
     bool operator()(const std::pair<int, std::string>& a, const std::pair<int, std::string>& b) const;
   };
-  int rows = 0;  // ceiling_read summaries that timed both loops
-  // Those the loop with the kernels' prefetch window won, per (threads, level): how many.
-  std::map<std::pair<int, std::string>, int, ThreadsThenLevel> window_won;
-  std::vector<double> window_over_plain;  // per row, in row order
+  // One loop beside the plain one.
+  struct Loop {
+    int rows = 0;  // ceiling_read summaries that timed it
+    // Those it set (it read more than every other loop of the row), per (threads, level): how many.
+    std::map<std::pair<int, std::string>, int, ThreadsThenLevel> won;
+    std::vector<double> over_plain;  // per row that timed it, in row order
+  };
+  int rows = 0;  // ceiling_read summaries that timed more than the plain loop
+  Loop window;       // the kernels' prefetch window
+  Loop two_streams;  // the plain loads over two streams
 };
 ReadLoopSplit read_loop_split(const MachineResults& m);
 

@@ -214,22 +214,38 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
             "brackets match it may have run with a worker slowed as well; only their own bursts' workers say so "
             "(\"a worker at N% of the fastest's FMA rate\").\n\n";
     }
-    // Since 2026-12-06d a read ceiling is the faster of two loops: say which set this machine's.
+    // Since 2026-12-06d a read ceiling is the fastest of several loops: say which set this machine's.
     if (const ReadLoopSplit loops = read_loop_split(m); loops.rows > 0) {
-      std::vector<double> ratios = loops.window_over_plain;
-      std::sort(ratios.begin(), ratios.end());
-      int won = 0;
-      std::string where;
-      for (const auto& [at, count] : loops.window_won) {
-        won += count;
-        where += std::string(where.empty() ? "" : ", ") + at.second + " at " + std::to_string(at.first) +
-                 (at.first == 1 ? " thread" : " threads") + (count > 1 ? " (" + std::to_string(count) + ")" : "");
-      }
-      md << "`ceiling_read` is the faster of two loops timed in turn: plain loads, and the same with the attention "
-            "kernels' 4 KB software prefetch window. The window set "
-         << won << " of this machine's " << loops.rows << " `ceiling_read` rows" << (where.empty() ? "" : " (" + where + ")")
-         << "; window / plain " << format_number(ratios.front(), 3) << "-" << format_number(ratios.back(), 3)
-         << ", median " << format_number(*median(ratios), 3) << ".\n\n";
+      const bool both = loops.window.rows > 0 && loops.two_streams.rows > 0;
+      md << "`ceiling_read` is the " << (both ? "fastest of three" : "faster of two")
+         << " loops timed in turn: plain loads"
+         << (loops.window.rows > 0
+                 ? std::string(both ? ", " : ", and ") + "the same with the attention kernels' 4 KB software prefetch window"
+                 : "")
+         << (loops.two_streams.rows > 0
+                 ? std::string(", and ") + "the plain loads over two streams at once, as the kernels read K and V"
+                 : "")
+         << ".";
+      // " The window set 1 of this machine's 2 `ceiling_read` rows (DRAM at 2 threads); window / plain ..."
+      auto say = [&](const char* name, const ReadLoopSplit::Loop& loop) {
+        if (loop.rows == 0) return;
+        std::vector<double> ratios = loop.over_plain;
+        std::sort(ratios.begin(), ratios.end());
+        int won = 0;
+        std::string where;
+        for (const auto& [at, count] : loop.won) {
+          won += count;
+          where += std::string(where.empty() ? "" : ", ") + at.second + " at " + std::to_string(at.first) +
+                   (at.first == 1 ? " thread" : " threads") + (count > 1 ? " (" + std::to_string(count) + ")" : "");
+        }
+        md << " The " << name << " set " << won << " of this machine's " << loop.rows << " `ceiling_read` rows"
+           << (where.empty() ? "" : " (" + where + ")") << "; " << name << " / plain "
+           << format_number(ratios.front(), 3) << "-" << format_number(ratios.back(), 3) << ", median "
+           << format_number(*median(ratios), 3) << ".";
+      };
+      say("window", loops.window);
+      say("two streams", loops.two_streams);
+      md << "\n\n";
     }
     // A run that measured the FMA ceiling at both ends takes the faster as its roof; ends far apart
     // say its cores ran slower at one of them.

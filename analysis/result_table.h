@@ -33,7 +33,7 @@ inline constexpr int kSchemaVersion = 1;
   X(barrier_slowest_pu, Int) X(barrier_slowest_pct, Float)                               \
   X(barrier_before_ns, Float) X(barrier_after_ns, Float)                                 \
   X(core_slowest_pct, Float) X(core_slowest_pu, Int)                                   \
-  X(read_plain_gbps, Float) X(read_window_gbps, Float)
+  X(read_plain_gbps, Float) X(read_window_gbps, Float) X(read_two_streams_gbps, Float)
 
 enum class Col : std::size_t {
 #define KVB_ENUM_ENTRY(name, kind) name,
@@ -59,7 +59,7 @@ inline constexpr Col kConfigColumns[] = {
 
 // Columns added to schema version 1 later (the variant axes, the ceiling and core brackets, the
 // CPU signature, the LLC's source, the barrier wait and crossing brackets, the core bracket's
-// slowest worker, the huge-page share, the read ceiling's two loops; and thp_mode, read since
+// slowest worker, the huge-page share, the read ceiling's loops; and thp_mode, read since
 // then): a file without them reads them as empty, so older version-1 files still load.
 inline constexpr Col kOptionalColumns[] = {Col::block_size,          Col::block_order,
                                            Col::seq_lens,            Col::query_tokens,
@@ -72,7 +72,7 @@ inline constexpr Col kOptionalColumns[] = {Col::block_size,          Col::block_
                                            Col::barrier_after_ns,    Col::core_slowest_pct,
                                            Col::core_slowest_pu,     Col::thp_mode,
                                            Col::thp_share,           Col::read_plain_gbps,
-                                           Col::read_window_gbps};
+                                           Col::read_window_gbps,    Col::read_two_streams_gbps};
 
 // One CSV row. Numeric fields are parsed at load time; an empty field is "not measured".
 struct ResultRow {

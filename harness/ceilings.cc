@@ -114,47 +114,69 @@ void first_touch(ThreadPool& pool, int workers, float* base, std::int64_t floats
 // its own slice and, once done, what is left of the others'. The static split is timed by its
 // slowest worker, which the decode no longer waits for: 16 threads of the EMR host decoded at
 // 107-108% of it.
-// Read with `both_loops` times the plain loop and the one with the kernels' prefetch window
-// (measure_bandwidth) and reports the faster; without, the plain loop alone.
+// Read with `all_loops` times the plain loop, the one with the kernels' prefetch window and the
+// plain loop over two streams (measure_bandwidth) and reports the fastest; without, the plain
+// loop alone.
 CeilingResult sweep(ThreadPool& pool, CeilingKind kind, int workers, float* base, std::int64_t stride,
                     std::int64_t slice, const CeilingOptions& opt, bool claim_chunks = false,
-                    bool both_loops = false) {
+                    bool all_loops = false) {
   auto src = [&](int w) { return base + static_cast<std::int64_t>(w) * stride; };
   auto dst = [&](int w) { return src(w) + slice; };
   std::vector<float> sinks(static_cast<std::size_t>(workers) * 16);
   const bool claimed = claim_chunks && kind == CeilingKind::kRead && workers > 1;
   const std::int64_t chunk = kClaimChunkBytes / static_cast<std::int64_t>(sizeof(float));
-  const std::int64_t per_slice = (slice + chunk - 1) / chunk;
-  ChunkClaims claims;
-  std::int64_t per_worker = 0;  // chunks of one worker's block: its slice, `iterations` times
-  auto prepare = [&](std::int64_t iters) {
-    if (!claimed) return;
-    per_worker = iters * per_slice;
-    claims = ChunkClaims::even(per_worker * workers, workers);
-  };
-  int loop = 0;  // read: 0 plain, 1 with the window
-  // The window takes the kernels' hint (kernels/sw_prefetch.h); where they prefetch nothing, the
-  // plain loop is the only one.
+  // Two streams read the slice's halves side by side, a chunk of each per claim, so that both
+  // run on across claims as K and V do across a kernel's tiles.
+  const std::int64_t half = slice / 2;
+  // The loops a read times, in turn. The window takes the kernels' hint (kernels/sw_prefetch.h);
+  // where they prefetch nothing, there is none.
+  enum class ReadLoop { kPlain, kWindow, kTwoStreams };
   const SwPrefetch hint = sw_prefetch();
   const bool t2 = hint == SwPrefetch::kT2;
+  std::vector<ReadLoop> read_loops{ReadLoop::kPlain};
+  if (kind == CeilingKind::kRead && all_loops) {
+    if (hint != SwPrefetch::kNone) read_loops.push_back(ReadLoop::kWindow);
+    if (half > 0) read_loops.push_back(ReadLoop::kTwoStreams);
+  }
+  int loop = 0;  // index into read_loops
+  auto two_streams = [&] { return read_loops[static_cast<std::size_t>(loop)] == ReadLoop::kTwoStreams; };
+  const std::int64_t per_slice = (slice + chunk - 1) / chunk, per_half = (half + chunk - 1) / chunk;
+  ChunkClaims claims;
+  std::int64_t per_claims = 0;  // claims a slice takes: its chunks, or its halves' pairs of chunks
+  std::int64_t per_worker = 0;  // claims of one worker's block: its slice, `iterations` times
+  auto prepare = [&](std::int64_t iters) {
+    if (!claimed) return;
+    per_claims = two_streams() ? per_half : per_slice;
+    per_worker = iters * per_claims;
+    claims = ChunkClaims::even(per_worker * workers, workers);
+  };
+  // Reads n floats from p on, or with two streams n from p and n from p + half.
   auto read = [&](const float* p, std::int64_t n) {
-    return loop == 0 ? ceiling_read(p, n) : ceiling_read_fma(p, n, 0, kPrefetchWindowBytes, t2);
+    switch (read_loops[static_cast<std::size_t>(loop)]) {
+      case ReadLoop::kWindow: return ceiling_read_fma(p, n, 0, kPrefetchWindowBytes, t2);
+      case ReadLoop::kTwoStreams: return ceiling_read_streams(p, half, 2, n, 0);
+      case ReadLoop::kPlain: break;
+    }
+    return ceiling_read(p, n);
   };
   auto body = [&](int w, std::int64_t iters) {
     if (w >= workers) return;
     float acc = 0;
     if (claimed) {
+      const std::int64_t extent = two_streams() ? half : slice;
       claims.claim(w, [&](std::int64_t k) {
         const int owner = static_cast<int>(k / per_worker);
-        const std::int64_t begin = k % per_worker % per_slice * chunk;
-        acc += read(src(owner) + begin, std::min(chunk, slice - begin));
+        const std::int64_t begin = k % per_worker % per_claims * chunk;
+        acc += read(src(owner) + begin, std::min(chunk, extent - begin));
       });
       sinks[static_cast<std::size_t>(w) * 16] = acc;
       return;
     }
     for (std::int64_t it = 0; it < iters; ++it) {
       switch (kind) {
-        case CeilingKind::kRead: acc += read(src(w), slice); break;
+        case CeilingKind::kRead:
+          acc += two_streams() ? read(src(w), half) + (slice > 2 * half ? src(w)[slice - 1] : 0.0f) : read(src(w), slice);
+          break;
         case CeilingKind::kWrite: ceiling_write(src(w), slice, static_cast<float>(it)); break;
         case CeilingKind::kWriteNT: ceiling_write_nt(src(w), slice, static_cast<float>(it)); break;
         case CeilingKind::kCopy: ceiling_copy(src(w), dst(w), slice); break;
@@ -164,7 +186,7 @@ CeilingResult sweep(ThreadPool& pool, CeilingKind kind, int workers, float* base
     }
     sinks[static_cast<std::size_t>(w) * 16] = acc;  // keeps the reads observable
   };
-  const int loops = kind == CeilingKind::kRead && both_loops && hint != SwPrefetch::kNone ? 2 : 1;
+  const int loops = static_cast<int>(read_loops.size());
   const Timing timing = calibrate_and_time_loops(pool, opt, loops, &loop, body, prepare);
   const double ns = *std::min_element(timing.best_ns.begin(), timing.best_ns.end());
   const std::int64_t iters = timing.iters;
@@ -181,10 +203,13 @@ CeilingResult sweep(ThreadPool& pool, CeilingKind kind, int workers, float* base
   const auto bytes = static_cast<double>(r.bytes_read + r.bytes_written);
   r.gbps = bytes / ns;
   if (kind == CeilingKind::kRead) {
-    r.plain_gbps = bytes / timing.best_ns[0];
-    if (loops == 2) {
-      r.window_gbps = bytes / timing.best_ns[1];
-      r.window_hint = hint;
+    for (std::size_t i = 0; i < read_loops.size(); ++i) {
+      const double gbps = bytes / timing.best_ns[i];
+      switch (read_loops[i]) {
+        case ReadLoop::kPlain: r.plain_gbps = gbps; break;
+        case ReadLoop::kWindow: r.window_gbps = gbps; r.window_hint = hint; break;
+        case ReadLoop::kTwoStreams: r.two_streams_gbps = gbps; break;
+      }
     }
   }
   return r;
@@ -293,11 +318,20 @@ CeilingResult measure_bandwidth(ThreadPool& pool, CeilingKind kind, const Ceilin
 }
 
 std::string read_loops_text(const CeilingResult& r) {
-  if (r.kind != CeilingKind::kRead || r.window_gbps <= 0) return "";
-  char text[96];
-  std::snprintf(text, sizeof text, "plain loop %.2f, %s window %.2f GB/s", r.plain_gbps,
-                r.window_hint == SwPrefetch::kT2 ? "T2" : "T0", r.window_gbps);
-  return text;
+  if (r.kind != CeilingKind::kRead || (r.window_gbps <= 0 && r.two_streams_gbps <= 0)) return "";
+  char text[128];
+  std::string out;
+  std::snprintf(text, sizeof text, "plain loop %.2f", r.plain_gbps);
+  out = text;
+  if (r.window_gbps > 0) {
+    std::snprintf(text, sizeof text, ", %s window %.2f", r.window_hint == SwPrefetch::kT2 ? "T2" : "T0", r.window_gbps);
+    out += text;
+  }
+  if (r.two_streams_gbps > 0) {
+    std::snprintf(text, sizeof text, ", two streams %.2f", r.two_streams_gbps);
+    out += text;
+  }
+  return out + " GB/s";
 }
 
 std::vector<CeilingResult> measure_read_curve(ThreadPool& pool, const Topology& topo,

@@ -17,8 +17,9 @@ grep -qw avx512f /proc/cpuinfo 2>/dev/null || kernel=load_avx
 # kvbench's 74-76, and under "always" 78-82 against 77-83.
 thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || true)
 echo "# likwid-bench -t $kernel; transparent huge pages: ${thp:-unknown}"
-# kvbench's read ceiling is the faster of its plain loop and the loop with the kernels' prefetch
-# window (harness/ceilings.h); likwid's load has no software prefetch, like the plain loop.
+# kvbench's read ceiling is the fastest of its plain loop, the loop with the kernels' prefetch
+# window and the plain loop over two streams (harness/ceilings.h); likwid's load reads one stream
+# with no software prefetch, like the plain loop, printed beside it.
 printf "%-6s %-7s %-5s %14s %14s %7s %14s %7s\n" size threads round likwid_MB/s kvbench_MB/s ratio plain_MB/s ratio
 shift $(( $# < 2 ? $# : 2 ))
 configs=("$@")
@@ -30,7 +31,7 @@ for cfg in "${configs[@]}"; do
     out=$("$info" -t "$2" --read-at "$1" --min-seconds 1)
     k=$(awk '/^ceiling_read/{gsub(/[()]/, "", $(NF-1)); print $(NF-1)}' <<<"$out")
     p=$(awk '/^  plain loop/{gsub(/,/, "", $3); print $3 * 1000}' <<<"$out")
-    p=${p:-$k}  # no window loop where the kernels prefetch nothing
+    p=${p:-$k}  # a build whose ceiling timed the plain loop alone prints no loops
     printf "%-6s %-7s %-5s %14.0f %14.0f %7.3f %14.0f %7.3f\n" "$1" "$2" "$r" "$l" "$k" \
       "$(awk -v k="$k" -v l="$l" 'BEGIN{print k/l}')" "$p" "$(awk -v k="$p" -v l="$l" 'BEGIN{print k/l}')"
   done

@@ -64,13 +64,16 @@ TEST(CeilingTable, KeepsTheLowestRunsBestBesideTheBest) {
 }
 
 // Rows since 2026-12-06d say what each of the read ceiling's loops read; the split counts the rows
-// the prefetch window won, per thread count and level, and leaves out rows without both loops.
-TEST(CeilingTable, ReadLoopSplitCountsTheRowsTheWindowSet) {
+// each loop beside the plain one set (read more than every other), per thread count and level,
+// and leaves out rows that timed the plain loop alone.
+TEST(CeilingTable, ReadLoopSplitCountsTheRowsEachLoopSet) {
   MachineResults m;
-  auto read = [](const std::string& level, int threads, const std::string& plain, const std::string& window) {
+  auto read = [](const std::string& level, int threads, const std::string& plain, const std::string& window,
+                 const std::string& two_streams = "") {
     ResultRow r = ceiling("ceiling_read", level, threads, 50, 1e9);
     testing::set(r, Col::read_plain_gbps, plain);
     testing::set(r, Col::read_window_gbps, window);
+    testing::set(r, Col::read_two_streams_gbps, two_streams);
     return r;
   };
   m.summaries.push_back(read("DRAM", 2, "27", "37.8"));
@@ -79,13 +82,30 @@ TEST(CeilingTable, ReadLoopSplitCountsTheRowsTheWindowSet) {
   m.summaries.push_back(read("L1", 1, "200", "180"));
   m.summaries.push_back(read("DRAM", 1, "15", ""));                 // an older row: one loop
   m.summaries.push_back(ceiling("ceiling_copy", "DRAM", 2, 40, 1e9));  // not a read
-  const ReadLoopSplit split = read_loop_split(m);
+  ReadLoopSplit split = read_loop_split(m);
   EXPECT_EQ(split.rows, 4);
-  ASSERT_EQ(split.window_won.size(), 1u);
-  EXPECT_EQ(split.window_won.at({2, "DRAM"}), 2);
-  ASSERT_EQ(split.window_over_plain.size(), 4u);
-  EXPECT_NEAR(split.window_over_plain[0], 1.4, 1e-12);
-  EXPECT_NEAR(split.window_over_plain[2], 0.9, 1e-12);
+  EXPECT_EQ(split.window.rows, 4);
+  ASSERT_EQ(split.window.won.size(), 1u);
+  EXPECT_EQ(split.window.won.at({2, "DRAM"}), 2);
+  ASSERT_EQ(split.window.over_plain.size(), 4u);
+  EXPECT_NEAR(split.window.over_plain[0], 1.4, 1e-12);
+  EXPECT_NEAR(split.window.over_plain[2], 0.9, 1e-12);
+  EXPECT_EQ(split.two_streams.rows, 0);
+  // Since 2026-12-06e rows time two streams too: the fastest of the three sets the row, and two
+  // streams alone beside the plain loop (kernels that prefetch nothing) count as well.
+  m.summaries.push_back(read("DRAM", 1, "20", "18", "23"));
+  m.summaries.push_back(read("DRAM", 4, "60", "66", "63"));
+  m.summaries.push_back(read("L2", 4, "90", "", "80"));
+  split = read_loop_split(m);
+  EXPECT_EQ(split.rows, 7);
+  EXPECT_EQ(split.window.rows, 6);
+  EXPECT_EQ(split.window.won.size(), 2u);
+  EXPECT_EQ(split.window.won.at({4, "DRAM"}), 1);
+  EXPECT_EQ(split.two_streams.rows, 3);
+  ASSERT_EQ(split.two_streams.won.size(), 1u);
+  EXPECT_EQ(split.two_streams.won.at({1, "DRAM"}), 1);
+  ASSERT_EQ(split.two_streams.over_plain.size(), 3u);
+  EXPECT_NEAR(split.two_streams.over_plain[0], 1.15, 1e-12);
   EXPECT_EQ(read_loop_split(MachineResults{}).rows, 0);
 }
 

@@ -579,6 +579,19 @@ TEST(CompareCommand, NotesReadCeilingsMeasuredDifferently) {
             ReadCeilingMethod::kMixed);
   EXPECT_EQ(read_ceiling_method({}), ReadCeilingMethod::kUnknown);
   EXPECT_EQ(read_ceiling_method_note(ReadCeilingMethod::kUnknown, ReadCeilingMethod::kTwoLoops), "");
+  // Since 2026-12-06e rows time two streams too: a third method.
+  header.push_back("read_two_streams_gbps");
+  auto streams_rows = rows(4, "31");
+  streams_rows.back()["read_two_streams_gbps"] = "34";
+  const auto three = dir / "three.csv";
+  testing::write_text(three, testing::to_csv(streams_rows, header));
+  EXPECT_EQ(read_ceiling_method({load_results(three.string())}), ReadCeilingMethod::kTwoStreams);
+  const auto newer = compare_to_md(two, three, dir / "newer.md");
+  EXPECT_NE(newer.text.find("base's `ceiling_read` rows are the faster of the plain loop and the kernels' prefetch "
+                            "window, new's the fastest of the plain loop, the kernels' prefetch window where they "
+                            "prefetch, and two streams"),
+            std::string::npos)
+      << newer.text;
 }
 
 // Two runs of one CPU where one side's core brackets caught its workers slowed (the burst after a

@@ -434,7 +434,7 @@ TEST(ReportCommand, AnFmaCeilingTakenWithAWorkerSlowedSaysSo) {
 
 // A machine whose read ceilings timed both loops (since 2026-12-06d) says which loop set how many,
 // where the window won, and the window / plain range; one whose rows lack the columns says nothing.
-TEST(ReportCommand, ReadCeilingsSayWhichOfTheirTwoLoopsSetThem) {
+TEST(ReportCommand, ReadCeilingsSayWhichOfTheirLoopsSetThem) {
   SyntheticMachine a;
   testing::CsvFields dram = target_row(a, "ceiling_read", "", 8, 2e6, 200e6, "DRAM");  // 100 GB/s
   dram["read_plain_gbps"] = "71.4";
@@ -448,9 +448,27 @@ TEST(ReportCommand, ReadCeilingsSayWhichOfTheirTwoLoopsSetThem) {
                     "0.90-1.40, median 1.15."),
             std::string::npos)
       << md.substr(md.find("## Measured ceilings"), 2000);
+  EXPECT_NE(md.find("`ceiling_read` is the faster of two loops timed in turn: plain loads, and the same with the "
+                    "attention kernels' 4 KB software prefetch window. The window set"),
+            std::string::npos);
+  // Since 2026-12-06e: two streams as well, each loop's rows counted on their own.
+  dram["read_plain_gbps"] = "80";
+  dram["read_window_gbps"] = "90";
+  dram["read_two_streams_gbps"] = "100";
+  l3["read_two_streams_gbps"] = "95";
+  const std::vector<std::string> three = {"read_plain_gbps", "read_window_gbps", "read_two_streams_gbps"};
+  const std::string md3 = report_of(testing::scratch_dir("Report.ReadThreeLoops"), {dram, l3}, three);
+  EXPECT_NE(md3.find("`ceiling_read` is the fastest of three loops timed in turn: plain loads, the same with the "
+                     "attention kernels' 4 KB software prefetch window, and the plain loads over two streams at once, "
+                     "as the kernels read K and V. The window set 0 of this machine's 2 `ceiling_read` rows; window / "
+                     "plain 0.90-1.12, median 1.01. The two streams set 1 of this machine's 2 `ceiling_read` rows "
+                     "(DRAM at 2 threads); two streams / plain 0.95-1.25, median 1.10."),
+            std::string::npos)
+      << md3.substr(md3.find("## Measured ceilings"), 2000);
   const std::string older = report_of(testing::scratch_dir("Report.ReadOneLoop"),
                                       {target_row(a, "ceiling_read", "", 8, 2e6, 200e6, "DRAM")}, {});
   EXPECT_EQ(older.find("faster of two loops"), std::string::npos);
+  EXPECT_EQ(older.find("loops timed in turn"), std::string::npos);
 }
 
 // A run that measured the FMA ceiling at both ends (ceiling_fma, ceiling_fma_end) has the faster
