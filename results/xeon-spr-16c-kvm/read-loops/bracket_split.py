@@ -1,6 +1,8 @@
 # Each bracketed decode_step row of a `kvbench run` (its console log and CSV, plain or .xz): its GB/s
 # as % of a bracket of the plain read loop alone (what main before 2026-12-06d measured) and of the
-# two-loop bracket it is held to now, and how many of its brackets the prefetch window set.
+# faster of the plain and the window loop (2026-12-06d), and how many of its brackets the prefetch
+# window set. A run whose brackets timed two streams as well (2026-12-06e on) also gets its % of all
+# three loops, what it is held to, and how many brackets two streams set.
 # usage: bracket_split.py RUN.log[.xz] RUN.csv[.xz]
 import csv, lzma, re, sys
 
@@ -11,14 +13,15 @@ def open_text(path):
 
 heading = re.compile(r"\[\d+/\d+\] decode_step .*?ctx=(\d+) (\w+) t=(\d+)")
 bracket = re.compile(r"ceiling bracket (?:before|after): ceiling_read (\S+) \d+ thread\(s\) ([\d.]+) GB/s "
-                     r"\(plain loop ([\d.]+), T[02] window ([\d.]+)")
+                     r"\(plain loop ([\d.]+), T[02] window ([\d.]+)(?:, two streams ([\d.]+))?")
 brackets, row = {}, None
 for line in open_text(sys.argv[1]):
     if m := heading.search(line):
         row = (m.group(2), m.group(3), m.group(1))
         brackets[row] = []
     elif (m := bracket.search(line)) and row:
-        brackets[row].append((m.group(1), float(m.group(2)), float(m.group(3)), float(m.group(4))))
+        brackets[row].append((m.group(1), float(m.group(2)), float(m.group(3)), float(m.group(4)),
+                              float(m.group(5)) if m.group(5) else None))
 gbps = {}
 for r in csv.DictReader(open_text(sys.argv[2])):
     if r["benchmark"] == "decode_step" and r["aggregate"] == "median":
@@ -28,7 +31,12 @@ for key, b in brackets.items():
         continue
     level, g = gbps[key]
     plain = max(x[2] for x in b)
-    both = max(x[1] for x in b)
+    both = max(max(x[2], x[3]) for x in b)
     won = sum(x[3] > x[2] for x in b)
-    print(f"{key[0]} t={key[1]} ctx={key[2]} {level}: {g:.2f} GB/s; plain loop alone {plain:.2f} -> {100 * g / plain:.1f}%; "
-          f"two loops {both:.2f} -> {100 * g / both:.1f}% (window set {won} of {len(b)} brackets)")
+    line = (f"{key[0]} t={key[1]} ctx={key[2]} {level}: {g:.2f} GB/s; plain loop alone {plain:.2f} -> {100 * g / plain:.1f}%; "
+            f"two loops {both:.2f} -> {100 * g / both:.1f}% (window set {won} of {len(b)} brackets)")
+    if all(x[4] is not None for x in b):
+        three = max(x[1] for x in b)
+        streams_won = sum(x[4] > max(x[2], x[3]) for x in b)
+        line += f"; three loops {three:.2f} -> {100 * g / three:.1f}% (two streams set {streams_won} of {len(b)})"
+    print(line)
