@@ -8,8 +8,8 @@
 // from DRAM, with and without a 4 KB window: the share of the read rate that survives as much
 // arithmetic per line as a kernel's floor/ row shows (results/xeon-emr-2c-kvm/overlap/).
 // overlap_threads/*: its DRAM stream, with the window (pf:4096) and without (pf:0), on 1, 2, 4, ...
-// and all PUs at once. read_streams/*: the same pass
-// with fma:0 read as 1, 2 or 4 streams per core (streams:1 is overlap_threads/fma:0's loop).
+// and all PUs at once. read_streams/*: the same pass with fma:0 read as 1, 2 or 4 streams per
+// core (streams:1 is overlap_threads/fma:0's loop).
 //
 // Working sets: context 64 (<= 0.5 MB per layer: L2), 1024 (<= 8 MB: L3) and 16384 with the
 // layers rotated per iteration so the rotation spans >= 4x the L3 (and >= 256 MB): every
@@ -411,10 +411,11 @@ void BM_ReadUnderFma(benchmark::State& state, int fmas, std::int64_t prefetch_by
 // out as the DRAM read ceiling shares its own (harness/chunk_claims): a worker the host slows
 // down reads fewer chunks instead of holding the rest up. With many cores each gets a smaller
 // share of the bandwidth, so each line leaves more time for the arithmetic. pf:4096 has the
-// kernels' window and hint (T2 where --sw-prefetch picks it; T0 before 2026-12-06), pf:0 none: fma:0/pf:0 is the DRAM read ceiling's own loop, so the rows say
-// how much of the ceiling a stream keeps once it does work or prefetches. With the window, 4-8
-// FMAs per vector kept 0.81-0.96 of it on the Zen 5 guest (1-2 threads) and the EMR host (1-16);
-// without, 0.56-0.75 on the EMR host (2026-12-03, results/*/stream-work/). Wall time.
+// kernels' window and hint (T2 where --sw-prefetch picks it; T0 before 2026-12-06), pf:0 none:
+// fma:0/pf:0 is the DRAM read ceiling's plain loop, so the rows say how much of the ceiling a
+// stream keeps once it does work or prefetches. With the window, 4-8 FMAs per vector kept
+// 0.81-0.96 of it on the Zen 5 guest (1-2 threads) and the EMR host (1-16); without, 0.56-0.75
+// on the EMR host (2026-12-03, results/*/stream-work/). Wall time.
 // With `streams` > 0 (fmas 0 only, read_streams/ rows) each worker reads that many parts of its
 // slice at once (harness ceiling_read_streams), a chunk of each per claim: several streams per
 // core, as the kernels read K and V, against the one stream of the fma:0 rows.

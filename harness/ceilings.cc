@@ -175,7 +175,7 @@ CeilingResult sweep(ThreadPool& pool, CeilingKind kind, int workers, float* base
     for (std::int64_t it = 0; it < iters; ++it) {
       switch (kind) {
         case CeilingKind::kRead:
-          acc += two_streams() ? read(src(w), half) + (slice > 2 * half ? src(w)[slice - 1] : 0.0f) : read(src(w), slice);
+          acc += read(src(w), two_streams() ? half : slice);  // slices are whole pages: 2 * half == slice
           break;
         case CeilingKind::kWrite: ceiling_write(src(w), slice, static_cast<float>(it)); break;
         case CeilingKind::kWriteNT: ceiling_write_nt(src(w), slice, static_cast<float>(it)); break;
