@@ -417,7 +417,8 @@ int compare_main(int argc, char** argv) {
       }
       if (const auto slowed = noted(core_slowed_note)) {
         text << slowed << " configuration(s) had --ceiling-bracket rows whose workers' FMA burst ran more than 10% "
-             << "below their run's FMA ceiling, or one worker more than 10% below the fastest (a clock drop, a busy "
+             << "below their run's usual FMA rate or 25% below its FMA ceiling, or one worker more than 10% below "
+                "the fastest (a clock drop, a busy "
                 "sibling thread): the machine slowed those rows, so their time ratio is the machine's as well as the "
                 "code's.\n";
       }

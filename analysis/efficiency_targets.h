@@ -37,7 +37,7 @@ std::string llc_level(const MachineResults& m);
 // kCeilingDriftFlag, which then did not bound it; a pair whose two rows ran against ceilings that
 // far apart, i.e. on a machine in two states; a pair with a row whose core ran slow, see below):
 // such rows can keep a line from being met but never make it met. Or every row that misses it
-// ran with its core slowed that far below the run's FMA ceiling (run_ceilings.h: the kernel then
+// ran with its core slowed below the run's usual FMA rate or its ceiling (run_ceilings.h: the kernel then
 // ran slower than the machine it measures), or is a pair with such a row: such rows can keep a
 // line from failing but never make it fail.
 enum class Verdict { kMet, kNotMet, kUnsettled, kNotMeasured, kInformational };
@@ -68,8 +68,8 @@ struct TargetLine {
   int ceiling_moved = 0;     // measured rows whose --ceiling-bracket moved > 10% (run_ceilings.h)
   int ceilings_apart = 0;    // measured pairs whose two rows' ceilings differ > 10% (pair_ceilings_note)
   int ceiling_beaten = 0;    // DRAM/LLC rows above (1 + kCeilingDriftFlag) x their own read ceiling
-  int core_slowed = 0;       // measured rows (pairs: either row) whose core bracket fell that far
-                             // below their run's FMA ceiling (RunCeilings::core_slowed_note)
+  int core_slowed = 0;       // measured rows (pairs: either row) whose core bracket fell below
+                             // their run's usual FMA rate or ceiling (RunCeilings::core_slowed_note)
   int short_of_huge_pages = 0;  // measured rows (pairs: either row) only partly on huge pages
                                 // (huge_page_note); their time is the kernel's plus TLB misses
   int met_doubted = 0;       // rows meeting the threshold only on evidence the run doubts

@@ -624,7 +624,8 @@ std::string target_verdict(const TargetLine& l) {
     const bool pairs = l.worst_partner != nullptr;
     s += "; " + std::to_string(l.core_slowed) + " of " + std::to_string(l.measured) + (pairs ? " pair" : " row") +
          (l.measured == 1 ? "" : "s") + (pairs ? " with a row" : "") + " whose core ran more than " +
-         format_number(100 * kCeilingDriftFlag, 2) + "% below its FMA ceiling";
+         format_number(100 * kCeilingDriftFlag, 2) + "% below its run's usual FMA rate or " +
+         format_number(100 * kCoreStateFlag, 2) + "% below its FMA ceiling";
   }
   if (l.short_of_huge_pages > 0) {
     const bool pairs = l.worst_partner != nullptr;
@@ -803,8 +804,11 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms,
         "bound them: the percentage overstates the row), can keep a line from being met but never make it met: "
         "a line whose every row meets the threshold says unsettled where it counts any. A bracketed row also "
         "carries a short FP32 FMA burst on its workers before and after it; where the slower one is more than 10% "
-        "below the fastest its run saw them do (`ceiling_fma`, `ceiling_fma_end`, or the other end) it says \"core at N% of its FMA "
-        "ceiling\": the workers ran slow (a clock drop, a neighbour on the sibling hardware thread) under a "
+        "below the median of every burst its run took on them (`ceiling_fma`, `ceiling_fma_end` and each bracketed "
+        "row's two) it says \"core at N% of its run's usual FMA rate\", and where it is more than 25% below the "
+        "fastest its run saw them do (`ceiling_fma`, `ceiling_fma_end`, or the other end) \"core at N% of its FMA "
+        "ceiling\" (the run's fastest burst is an extreme of many, so the 10% are held to the median; the 25% "
+        "catch a state that lasted the whole run, such as a core shared with a sibling thread): the workers ran slow (a clock drop, a neighbour on the sibling hardware thread) under a "
         "memory bracket that may have held, so the row understates its kernel. A burst of 2 or more workers also "
         "times each worker's own share; where its slowest ran more than 10% below its fastest (`core_slowest_pct`, "
         "on PU `core_slowest_pu`) the row says \"a worker at N% of the fastest's FMA rate (PU k)\" and counts as "
@@ -908,7 +912,8 @@ void configurations_section(std::ostream& md, const std::vector<MachineResults>&
   md << "## Per configuration\n\nMedian over repetitions. GB/s = cost-model bytes / time; % of ceiling is "
         "against the machine's measured read ceiling at the row's cache level and thread count; \"ceiling moved "
         "X%\" marks a --ceiling-bracket row whose own ceiling changed by more than 10% while it was measured, "
-        "\"core at N% of its FMA ceiling\" one whose workers' FMA burst before or after it fell more than 10% below "
+        "\"core at N% of its run's usual FMA rate\" one whose workers' FMA burst before or after it fell more than "
+        "10% below the median of its run's bursts on them, \"core at N% of its FMA ceiling\" more than 25% below "
         "the fastest its run saw them do, \"a worker at N% of the fastest's FMA rate\" one whose burst's slowest "
         "worker ran more than 10% below its fastest, \"barrier crossing moved\" one whose workers' crossing of the "
         "per-layer barrier before and after it lay more than 2x apart.\n\n";

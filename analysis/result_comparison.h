@@ -50,8 +50,8 @@ struct ComparedConfig {
   int runs_crossing_both_ends = 0, runs_moved_midway = 0;
   // Of each side's rows with a core bracket (`--ceiling-bracket`: core_before_gflops), how many
   // ran with a slowed core (RunCeilings::core_slowed_note: the workers' FMA burst more than 10%
-  // below their run's FMA ceiling, or one worker more than 10% below the fastest): there the
-  // machine, not the code, slowed the row.
+  // below their run's usual FMA rate or 25% below its ceiling, or one worker more than 10% below
+  // the fastest): there the machine, not the code, slowed the row.
   int base_core_bracketed = 0, base_core_slowed = 0, new_core_bracketed = 0, new_core_slowed = 0;
   double time_ratio = 1;                    // new / base
   double change = 0;                        // time_ratio - 1 (> 0: slower)

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <tuple>
 
+#include "analysis/statistics.h"
+
 namespace kvb {
 namespace {
 
@@ -19,6 +21,12 @@ std::string key(const std::string& ceiling, const ResultRow& row, const std::str
 
 RunCeilings::RunCeilings(const MachineResults& m) {
   for (const ResultRow& r : m.summaries) {
+    if (r.is_fma_ceiling()) {
+      if (const auto f = r.num(Col::gflops); f && *f > 0) fma_bursts_[group(r)].push_back(*f);
+    } else if (const auto before = r.num(Col::core_before_gflops), after = r.num(Col::core_after_gflops);
+               before && after && *before > 0 && *after > 0) {
+      fma_bursts_[group(r)].insert(fma_bursts_[group(r)].end(), {*before, *after});
+    }
     if (!r.is_ceiling()) continue;
     const std::string& benchmark = r.str(Col::benchmark);
     const CeilingEnds of_group{r.str(Col::run_id), r.str(Col::pin), static_cast<int>(r.num_or(Col::threads, 0)), 0,
@@ -109,17 +117,44 @@ std::vector<RunCeilings::CeilingEnds> RunCeilings::crossing_ends() const { retur
 
 std::vector<RunCeilings::CeilingEnds> RunCeilings::fma_ends() const { return both_ends(fma_start_, fma_end_); }
 
-std::optional<double> RunCeilings::core_fraction(const ResultRow& row) const {
+std::optional<double> RunCeilings::usual_fma_gflops(const ResultRow& row) const {
+  const auto it = fma_bursts_.find(group(row));
+  if (it == fma_bursts_.end()) return std::nullopt;
+  return median(it->second);
+}
+
+namespace {
+
+std::optional<double> slower_core_end(const ResultRow& row) {
   const auto before = row.num(Col::core_before_gflops), after = row.num(Col::core_after_gflops);
   if (!before || !after || !(*before > 0) || !(*after > 0)) return std::nullopt;
-  const double fastest = std::max({*before, *after, fma_gflops(row).value_or(0.0)});
-  return std::min(*before, *after) / fastest;
+  return std::min(*before, *after);
+}
+
+}  // namespace
+
+std::optional<double> RunCeilings::core_fraction(const ResultRow& row) const {
+  const auto slower = slower_core_end(row);
+  if (!slower) return std::nullopt;
+  // A row bracketed in a file without its run's other rows still has its own two bursts.
+  return *slower / usual_fma_gflops(row).value_or(*slower);
+}
+
+std::optional<double> RunCeilings::core_fraction_of_ceiling(const ResultRow& row) const {
+  const auto slower = slower_core_end(row);
+  if (!slower) return std::nullopt;
+  const double fastest = std::max({*row.num(Col::core_before_gflops), *row.num(Col::core_after_gflops),
+                                   fma_gflops(row).value_or(0.0)});
+  return *slower / fastest;
 }
 
 std::string RunCeilings::core_slowed_note(const ResultRow& row) const {
   std::string note;
-  if (const auto fraction = core_fraction(row); fraction && *fraction < 1 - kCeilingDriftFlag)
-    note = "core at " + std::to_string(std::lround(100 * *fraction)) + "% of its FMA ceiling";
+  if (const auto fraction = core_fraction(row); fraction && *fraction < 1 - kCeilingDriftFlag) {
+    note = "core at " + std::to_string(std::lround(100 * *fraction)) + "% of its run's usual FMA rate";
+  } else if (const auto of_ceiling = core_fraction_of_ceiling(row); of_ceiling && *of_ceiling < 1 - kCoreStateFlag) {
+    note = "core at " + std::to_string(std::lround(100 * *of_ceiling)) + "% of its FMA ceiling";
+  }
   // The burst's GFLOP/s is its last worker's: where every burst of the run had one worker slowed
   // (the EMR host at 16 threads), the ceiling shares that state and only the workers' own rates
   // show it.
