@@ -37,9 +37,10 @@ ReadCeilingMethod read_ceiling_method(const std::vector<std::vector<ResultRow>>&
   for (const auto& run : runs) {
     for (const ResultRow& r : run) {
       if (r.str(Col::benchmark) != "ceiling_read") continue;
-      const ReadCeilingMethod m = r.num(Col::read_two_streams_gbps) ? ReadCeilingMethod::kTwoStreams
-                                  : r.num(Col::read_window_gbps)    ? ReadCeilingMethod::kTwoLoops
-                                                                    : ReadCeilingMethod::kPlainLoop;
+      const ReadCeilingMethod m = r.num(Col::read_four_streams_gbps) ? ReadCeilingMethod::kFourStreams
+                                  : r.num(Col::read_two_streams_gbps) ? ReadCeilingMethod::kTwoStreams
+                                  : r.num(Col::read_window_gbps)      ? ReadCeilingMethod::kTwoLoops
+                                                                      : ReadCeilingMethod::kPlainLoop;
       if (seen && *seen != m) return ReadCeilingMethod::kMixed;
       seen = m;
     }
@@ -55,14 +56,18 @@ std::string read_ceiling_method_note(ReadCeilingMethod base, ReadCeilingMethod n
       case ReadCeilingMethod::kTwoLoops: return "the faster of the plain loop and the kernels' prefetch window";
       case ReadCeilingMethod::kTwoStreams:
         return "the fastest of the plain loop, the kernels' prefetch window where they prefetch, and two streams";
+      case ReadCeilingMethod::kFourStreams:
+        return "the fastest of the plain loop, the kernels' prefetch window where they prefetch, and two and four "
+               "streams";
       default: return "measured one way in some runs and another in others";
     }
   };
   return std::string("The two sides measured their read ceilings differently: base's `ceiling_read` rows are ") +
          said(base) + ", new's " + said(next) +
-         " (read_window_gbps since main 81a1e69, read_two_streams_gbps since 2026-12-06e). Their ceiling_read rows, "
-         "pct_of_ceiling and held_ratio differ by the method as well as the machine: on the Sapphire Rapids guest "
-         "the window read its DRAM ceilings 1.011-1.037x the plain loop's, and on the Zen 3 guest one core read "
+         " (read_window_gbps since main 81a1e69, read_two_streams_gbps since 2026-12-06e, read_four_streams_gbps "
+         "since 2026-12-06g). Their ceiling_read rows, pct_of_ceiling and held_ratio differ by the method as well as "
+         "the machine: on the Sapphire Rapids guest the window read its DRAM ceilings 1.011-1.037x the plain loop's "
+         "and one core read up to 1.3x as much from four streams as from two, and on the Zen 3 guest one core read "
          "1.13-1.19x as much from two streams as from one.\n";
 }
 

@@ -54,9 +54,11 @@ std::string barrier_moved_note(std::optional<double> before_ns, std::optional<do
 // How a side's read ceilings were measured: since main 81a1e69 a `ceiling_read` row is the faster
 // of the plain loop and the loop with the kernels' prefetch window, and carries read_window_gbps
 // (kTwoLoops); since 2026-12-06e it also times the plain loop over two streams and carries
-// read_two_streams_gbps (kTwoStreams, with or without the window). Older rows, and rows of runs
-// whose kernels prefetch nothing before 2026-12-06e, timed the plain loop alone.
-enum class ReadCeilingMethod { kUnknown, kPlainLoop, kTwoLoops, kTwoStreams, kMixed };  // kUnknown: no ceiling_read rows
+// read_two_streams_gbps (kTwoStreams, with or without the window), and since 2026-12-06g four
+// streams as well, read_four_streams_gbps (kFourStreams). Older rows, and rows of runs whose
+// kernels prefetch nothing before 2026-12-06e, timed the plain loop alone.
+// kUnknown: no ceiling_read rows.
+enum class ReadCeilingMethod { kUnknown, kPlainLoop, kTwoLoops, kTwoStreams, kFourStreams, kMixed };
 ReadCeilingMethod read_ceiling_method(const std::vector<std::vector<ResultRow>>& runs);
 // Where the two sides' methods differ (neither unknown): a sentence saying so, for `kvbench
 // compare`: each side's ceiling rows and pct_of_ceiling then hold a differently measured ceiling

@@ -82,11 +82,15 @@ ReadLoopSplit read_loop_split(const MachineResults& m) {
     const auto plain = r.num(Col::read_plain_gbps);
     const auto window = r.num(Col::read_window_gbps);
     const auto two_streams = r.num(Col::read_two_streams_gbps);
-    if (r.str(Col::benchmark) != "ceiling_read" || !plain || *plain <= 0 || (!window && !two_streams)) continue;
+    const auto four_streams = r.num(Col::read_four_streams_gbps);
+    if (r.str(Col::benchmark) != "ceiling_read" || !plain || *plain <= 0 || (!window && !two_streams && !four_streams))
+      continue;
     ++split.rows;
-    const double best = std::max({*plain, window.value_or(0.0), two_streams.value_or(0.0)});
+    const double best =
+        std::max({*plain, window.value_or(0.0), two_streams.value_or(0.0), four_streams.value_or(0.0)});
     const std::pair<int, std::string> at{static_cast<int>(r.num_or(Col::threads, 0)), r.str(Col::ws_level)};
-    for (auto [gbps, loop] : {std::pair{window, &split.window}, std::pair{two_streams, &split.two_streams}}) {
+    for (auto [gbps, loop] : {std::pair{window, &split.window}, std::pair{two_streams, &split.two_streams},
+                              std::pair{four_streams, &split.four_streams}}) {
       if (!gbps) continue;
       ++loop->rows;
       loop->over_plain.push_back(*gbps / *plain);

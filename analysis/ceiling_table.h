@@ -33,8 +33,9 @@ struct CeilingPivot {
 CeilingPivot pivot_ceilings(const MachineResults& m);
 
 // Which of its loops set a machine's `ceiling_read` rows: read_plain_gbps and, beside it,
-// read_window_gbps (rows written since 2026-12-06d) and read_two_streams_gbps (since 2026-12-06e);
-// such a row keeps the fastest. Older rows have none of them.
+// read_window_gbps (rows written since 2026-12-06d), read_two_streams_gbps (since 2026-12-06e)
+// and read_four_streams_gbps (since 2026-12-06g); such a row keeps the fastest. Older rows have
+// none of them.
 struct ReadLoopSplit {
   // (threads, level) in display order: by threads, then L1, L2, L3, DRAM.
   struct ThreadsThenLevel {
@@ -50,6 +51,7 @@ struct ReadLoopSplit {
   int rows = 0;  // ceiling_read summaries that timed more than the plain loop
   Loop window;       // the kernels' prefetch window
   Loop two_streams;  // the plain loads over two streams
+  Loop four_streams;  // and over four
 };
 ReadLoopSplit read_loop_split(const MachineResults& m);
 

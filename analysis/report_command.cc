@@ -216,16 +216,16 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
     }
     // Since 2026-12-06d a read ceiling is the fastest of several loops: say which set this machine's.
     if (const ReadLoopSplit loops = read_loop_split(m); loops.rows > 0) {
-      const bool both = loops.window.rows > 0 && loops.two_streams.rows > 0;
-      md << "`ceiling_read` is the " << (both ? "fastest of three" : "faster of two")
-         << " loops timed in turn: plain loads"
-         << (loops.window.rows > 0
-                 ? std::string(both ? ", " : ", and ") + "the same with the attention kernels' 4 KB software prefetch window"
-                 : "")
-         << (loops.two_streams.rows > 0
-                 ? std::string(", and ") + "the plain loads over two streams at once, as the kernels read K and V"
-                 : "")
-         << ".";
+      std::vector<std::string> timed = {"plain loads"};
+      if (loops.window.rows > 0) timed.emplace_back("the same with the attention kernels' 4 KB software prefetch window");
+      if (loops.two_streams.rows > 0) timed.emplace_back("the plain loads over two streams at once, as the kernels read K and V");
+      if (loops.four_streams.rows > 0) timed.emplace_back("the same over four streams");
+      md << "`ceiling_read` is the "
+         << (timed.size() == 2 ? "faster of two" : timed.size() == 3 ? "fastest of three" : "fastest of four")
+         << " loops timed in turn: ";
+      for (std::size_t i = 0; i < timed.size(); ++i)
+        md << (i == 0 ? "" : i + 1 == timed.size() ? ", and " : ", ") << timed[i];
+      md << ".";
       // " The window set 1 of this machine's 2 `ceiling_read` rows (DRAM at 2 threads); window / plain ..."
       auto say = [&](const char* name, const ReadLoopSplit::Loop& loop) {
         if (loop.rows == 0) return;
@@ -245,6 +245,7 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
       };
       say("window", loops.window);
       say("two streams", loops.two_streams);
+      say("four streams", loops.four_streams);
       md << "\n\n";
     }
     // A run that measured the FMA ceiling at both ends takes the faster as its roof; ends far apart

@@ -33,7 +33,8 @@ inline constexpr int kSchemaVersion = 1;
   X(barrier_slowest_pu, Int) X(barrier_slowest_pct, Float)                               \
   X(barrier_before_ns, Float) X(barrier_after_ns, Float)                                 \
   X(core_slowest_pct, Float) X(core_slowest_pu, Int)                                   \
-  X(read_plain_gbps, Float) X(read_window_gbps, Float) X(read_two_streams_gbps, Float)
+  X(read_plain_gbps, Float) X(read_window_gbps, Float) X(read_two_streams_gbps, Float)  \
+  X(read_four_streams_gbps, Float)
 
 enum class Col : std::size_t {
 #define KVB_ENUM_ENTRY(name, kind) name,
@@ -72,7 +73,8 @@ inline constexpr Col kOptionalColumns[] = {Col::block_size,          Col::block_
                                            Col::barrier_after_ns,    Col::core_slowest_pct,
                                            Col::core_slowest_pu,     Col::thp_mode,
                                            Col::thp_share,           Col::read_plain_gbps,
-                                           Col::read_window_gbps,    Col::read_two_streams_gbps};
+                                           Col::read_window_gbps,    Col::read_two_streams_gbps,
+                                           Col::read_four_streams_gbps};
 
 // One CSV row. Numeric fields are parsed at load time; an empty field is "not measured".
 struct ResultRow {

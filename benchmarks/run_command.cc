@@ -709,6 +709,7 @@ void write_ceiling_row(const CeilingResult& r, const char* name, int threads, co
     row.emplace_back("read_plain_gbps", csv_number(r.plain_gbps));
     if (r.window_gbps > 0) row.emplace_back("read_window_gbps", csv_number(r.window_gbps));
     if (r.two_streams_gbps > 0) row.emplace_back("read_two_streams_gbps", csv_number(r.two_streams_gbps));
+    if (r.four_streams_gbps > 0) row.emplace_back("read_four_streams_gbps", csv_number(r.four_streams_gbps));
   }
   row.emplace_back("valid", "1");
   // Counters are not read around ceilings: say so rather than leave a silent gap.

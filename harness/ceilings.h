@@ -61,11 +61,13 @@ struct CeilingResult {
   // kPrefetchWindowBytes ahead, with the attention kernels' hint (window_hint: sw_prefetch() when
   // measured), as they read their rows. No window where the kernels prefetch nothing.
   // two_streams: the plain loads over the two halves of each worker's part at once, a block of
-  // each in turn (ceiling_read_streams), as the kernels read a tile's K rows and then its V rows.
+  // each in turn (ceiling_read_streams), as the kernels read a tile's K rows and then its V rows;
+  // four_streams: likewise over its four quarters.
   double plain_gbps = 0;
   double window_gbps = 0;
   SwPrefetch window_hint = SwPrefetch::kNone;
   double two_streams_gbps = 0;
+  double four_streams_gbps = 0;
   ThpBacking thp;  // of the swept buffer, read after its first touch
   // FMA on 2+ workers: the slowest worker's own rate as % of the fastest's, in the repetition
   // reported, and that worker's index in the pool (-1: one worker). The burst's GFLOP/s ends with
@@ -91,15 +93,17 @@ inline constexpr std::int64_t kClaimChunkBytes = 64 * 1024;
 // shared level (the LLC, DRAM) on more than one worker claims 64-KiB chunks as the parallel
 // decode does (harness/chunk_claims): each worker its own slice first, then what is left of the
 // others', so the ceiling is not timed by the slowest worker when the decode is not.
-// Read times three loops, their repetitions taken in turn, and reports the fastest: the plain
+// Read times four loops, their repetitions taken in turn, and reports the fastest: the plain
 // loop, the same loop with the kernels' software prefetch window (its distance and, from
-// sw_prefetch(), its hint; none under SwPrefetch::kNone), and the plain loop over two streams.
+// sw_prefetch(), its hint; none under SwPrefetch::kNone), and the plain loop over two and over
+// four streams.
 // None always wins: on the Zen 5 guest the window cost the plain 2-thread DRAM stream a median
 // 0.89x, yet in a state of that guest that came and went the plain stream fell to 21-33 GB/s
 // while the windowed one and the decode kept 31-42, and the decode rows read 114-141% of a
 // plain-only ceiling (results/epyc-zen5-2c-kvm-508m/ceiling-below-kernel/). On the Zen 3 guest
 // one core read 1.13-1.19x as much DRAM from two streams as from one, the kernels' way
-// (results/epyc-zen3-2c-kvm/read-streams/).
+// (results/epyc-zen3-2c-kvm/read-streams/); on the Sapphire Rapids guest up to 1.3x as much
+// again from four as from two (results/xeon-spr-16c-kvm/read-streams/).
 CeilingResult measure_bandwidth(ThreadPool& pool, const Topology& topo, CeilingKind kind,
                                 const WorkingSet& ws, const CeilingOptions& opt);
 
@@ -133,8 +137,8 @@ class CeilingBuffer {
 // pool must sit on the PUs of the one that first touched the buffer.
 CeilingResult measure_bandwidth(ThreadPool& pool, CeilingKind kind, const CeilingBuffer& buffer,
                                 const CeilingOptions& opt);
-// "plain loop 27.10, T0 window 37.50, two streams 30.20 GB/s" for a read measured with more than
-// the plain loop, "" otherwise.
+// "plain loop 27.10, T0 window 37.50, two streams 30.20, four streams 31.00 GB/s" for a read
+// measured with more than the plain loop, "" otherwise.
 std::string read_loops_text(const CeilingResult& r);
 // Read bandwidth of the pool's first worker alone over the first `bytes` of one buffer, for each
 // of `sizes` (ascending; rounded down to whole pages): one allocation of the largest, touched

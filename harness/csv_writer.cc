@@ -41,7 +41,7 @@ const std::vector<std::string>& csv_base_columns() {
       "pct_of_ceiling", "ceiling_before_gbps", "ceiling_after_gbps", "core_before_gflops", "core_after_gflops",
       "core_slowest_pct", "core_slowest_pu", "barrier_before_ns", "barrier_after_ns", "barrier_wait_pct",
       "barrier_slowest_pu", "barrier_slowest_pct", "read_plain_gbps", "read_window_gbps", "read_two_streams_gbps",
-      "valid", "max_rel_err"};
+      "read_four_streams_gbps", "valid", "max_rel_err"};
   return cols;
 }
 

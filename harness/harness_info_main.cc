@@ -107,8 +107,8 @@ int main(int argc, char** argv) {
       const kvb::CeilingResult r = kvb::measure_bandwidth(pool, *topo, kvb::CeilingKind::kRead, ws, ropt);
       std::printf("ceiling_read %2d thr at %-6s (%lld B): %8.1f GB/s (%.0f MB/s)\n", r.threads, text.c_str(),
                   static_cast<long long>(r.working_set_bytes), r.gbps, r.gbps * 1000);
-      // The faster of two loops (kvb::measure_bandwidth): likwid-bench's load has no software
-      // prefetch, like the plain one.
+      // The fastest of its loops (kvb::measure_bandwidth): likwid-bench's load reads one stream
+      // with no software prefetch, like the plain one.
       if (const std::string loops = kvb::read_loops_text(r); !loops.empty()) std::printf("  %s\n", loops.c_str());
     }
     if (decode_steps > 0) {

@@ -18,8 +18,8 @@ grep -qw avx512f /proc/cpuinfo 2>/dev/null || kernel=load_avx
 thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || true)
 echo "# likwid-bench -t $kernel; transparent huge pages: ${thp:-unknown}"
 # kvbench's read ceiling is the fastest of its plain loop, the loop with the kernels' prefetch
-# window and the plain loop over two streams (harness/ceilings.h); likwid's load reads one stream
-# with no software prefetch, like the plain loop, printed beside it.
+# window and the plain loop over two and over four streams (harness/ceilings.h); likwid's load
+# reads one stream with no software prefetch, like the plain loop, printed beside it.
 printf "%-6s %-7s %-5s %14s %14s %7s %14s %7s\n" size threads round likwid_MB/s kvbench_MB/s ratio plain_MB/s ratio
 shift $(( $# < 2 ? $# : 2 ))
 configs=("$@")

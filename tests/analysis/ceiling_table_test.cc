@@ -69,11 +69,12 @@ TEST(CeilingTable, KeepsTheLowestRunsBestBesideTheBest) {
 TEST(CeilingTable, ReadLoopSplitCountsTheRowsEachLoopSet) {
   MachineResults m;
   auto read = [](const std::string& level, int threads, const std::string& plain, const std::string& window,
-                 const std::string& two_streams = "") {
+                 const std::string& two_streams = "", const std::string& four_streams = "") {
     ResultRow r = ceiling("ceiling_read", level, threads, 50, 1e9);
     testing::set(r, Col::read_plain_gbps, plain);
     testing::set(r, Col::read_window_gbps, window);
     testing::set(r, Col::read_two_streams_gbps, two_streams);
+    testing::set(r, Col::read_four_streams_gbps, four_streams);
     return r;
   };
   m.summaries.push_back(read("DRAM", 2, "27", "37.8"));
@@ -106,6 +107,20 @@ TEST(CeilingTable, ReadLoopSplitCountsTheRowsEachLoopSet) {
   EXPECT_EQ(split.two_streams.won.at({1, "DRAM"}), 1);
   ASSERT_EQ(split.two_streams.over_plain.size(), 3u);
   EXPECT_NEAR(split.two_streams.over_plain[0], 1.15, 1e-12);
+  EXPECT_EQ(split.four_streams.rows, 0);
+  // Since 2026-12-06g four streams as well: a row four streams set is no longer two streams'.
+  m.summaries.push_back(read("DRAM", 1, "20", "18", "23", "26"));
+  m.summaries.push_back(read("L3", 1, "30", "29", "28", "27"));
+  split = read_loop_split(m);
+  EXPECT_EQ(split.rows, 9);
+  EXPECT_EQ(split.two_streams.rows, 5);
+  EXPECT_EQ(split.two_streams.won.at({1, "DRAM"}), 1);
+  EXPECT_EQ(split.four_streams.rows, 2);
+  ASSERT_EQ(split.four_streams.won.size(), 1u);
+  EXPECT_EQ(split.four_streams.won.at({1, "DRAM"}), 1);
+  ASSERT_EQ(split.four_streams.over_plain.size(), 2u);
+  EXPECT_NEAR(split.four_streams.over_plain[0], 1.3, 1e-12);
+  EXPECT_NEAR(split.four_streams.over_plain[1], 0.9, 1e-12);
   EXPECT_EQ(read_loop_split(MachineResults{}).rows, 0);
 }
 

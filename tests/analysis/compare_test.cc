@@ -592,6 +592,20 @@ TEST(CompareCommand, NotesReadCeilingsMeasuredDifferently) {
                             "prefetch, and two streams"),
             std::string::npos)
       << newer.text;
+  // Since 2026-12-06g four streams as well: a fourth method.
+  header.push_back("read_four_streams_gbps");
+  auto four_rows = streams_rows;
+  for (auto& r : four_rows) r["read_four_streams_gbps"] = "";
+  four_rows.back()["read_four_streams_gbps"] = "36";
+  const auto four = dir / "four.csv";
+  testing::write_text(four, testing::to_csv(four_rows, header));
+  EXPECT_EQ(read_ceiling_method({load_results(four.string())}), ReadCeilingMethod::kFourStreams);
+  const auto newest = compare_to_md(three, four, dir / "newest.md");
+  EXPECT_NE(newest.text.find("new's the fastest of the plain loop, the kernels' prefetch window where they "
+                             "prefetch, and two and four streams (read_window_gbps since main 81a1e69, "
+                             "read_two_streams_gbps since 2026-12-06e, read_four_streams_gbps since 2026-12-06g)"),
+            std::string::npos)
+      << newest.text;
 }
 
 // Two runs of one CPU where one side's core brackets caught its workers slowed (the burst after a

@@ -469,6 +469,21 @@ TEST(ReportCommand, ReadCeilingsSayWhichOfTheirLoopsSetThem) {
                                       {target_row(a, "ceiling_read", "", 8, 2e6, 200e6, "DRAM")}, {});
   EXPECT_EQ(older.find("faster of two loops"), std::string::npos);
   EXPECT_EQ(older.find("loops timed in turn"), std::string::npos);
+  // Since 2026-12-06g: four streams as well.
+  dram["read_four_streams_gbps"] = "110";
+  l3["read_four_streams_gbps"] = "90";
+  std::vector<std::string> four = three;
+  four.emplace_back("read_four_streams_gbps");
+  const std::string md4 = report_of(testing::scratch_dir("Report.ReadFourLoops"), {dram, l3}, four);
+  EXPECT_NE(md4.find("`ceiling_read` is the fastest of four loops timed in turn: plain loads, the same with the "
+                     "attention kernels' 4 KB software prefetch window, the plain loads over two streams at once, as "
+                     "the kernels read K and V, and the same over four streams. The window set 0 of this machine's 2 "
+                     "`ceiling_read` rows; window / plain 0.90-1.12, median 1.01. The two streams set 0 of this "
+                     "machine's 2 `ceiling_read` rows; two streams / plain 0.95-1.25, median 1.10. The four streams "
+                     "set 1 of this machine's 2 `ceiling_read` rows (DRAM at 2 threads); four streams / plain "
+                     "0.90-1.38, median 1.14."),
+            std::string::npos)
+      << md4.substr(md4.find("## Measured ceilings"), 2000);
 }
 
 // A run that measured the FMA ceiling at both ends (ceiling_fma, ceiling_fma_end) has the faster

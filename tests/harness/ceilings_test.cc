@@ -315,9 +315,9 @@ TEST(Ceilings, ReusableBufferMeasuresEveryKindOnItsWorkers) {
 }
 
 // A read ceiling times the plain loop, the one with the kernels' prefetch window and the plain
-// loop over two streams and keeps the fastest (a ceiling must bound kernels that prefetch and read
-// K and V at once); the other kinds and the curve time one loop.
-TEST(Ceilings, ReadIsTheFastestOfThePlainLoopTheWindowedOneAndTwoStreams) {
+// loop over two and over four streams and keeps the fastest (a ceiling must bound kernels that
+// prefetch and read K and V at once); the other kinds and the curve time one loop.
+TEST(Ceilings, ReadIsTheFastestOfThePlainLoopTheWindowedOneAndTwoAndFourStreams) {
   TwoWorkerBuffer two;
   auto& [topo, T, pool, opt, buffer] = two;
   const CeilingResult kept = measure_bandwidth(pool, CeilingKind::kRead, buffer, opt);  // claimed chunks on 2 PUs
@@ -326,15 +326,19 @@ TEST(Ceilings, ReadIsTheFastestOfThePlainLoopTheWindowedOneAndTwoStreams) {
     EXPECT_GT(r.plain_gbps, 0.5) << r.level;
     EXPECT_GT(r.window_gbps, 0.5) << r.level;
     EXPECT_GT(r.two_streams_gbps, 0.5) << r.level;
-    EXPECT_DOUBLE_EQ(r.gbps, std::max({r.plain_gbps, r.window_gbps, r.two_streams_gbps})) << r.level;
+    EXPECT_GT(r.four_streams_gbps, 0.5) << r.level;
+    EXPECT_DOUBLE_EQ(r.gbps, std::max({r.plain_gbps, r.window_gbps, r.two_streams_gbps, r.four_streams_gbps}))
+        << r.level;
     EXPECT_NE(read_loops_text(r).find("plain loop"), std::string::npos) << read_loops_text(r);
     EXPECT_NE(read_loops_text(r).find(", two streams "), std::string::npos) << read_loops_text(r);
+    EXPECT_NE(read_loops_text(r).find(", four streams "), std::string::npos) << read_loops_text(r);
     EXPECT_EQ(r.window_hint, sw_prefetch());
   }
   const CeilingResult copy = measure_bandwidth(pool, CeilingKind::kCopy, buffer, opt);
   EXPECT_EQ(copy.plain_gbps, 0);
   EXPECT_EQ(copy.window_gbps, 0);
   EXPECT_EQ(copy.two_streams_gbps, 0);
+  EXPECT_EQ(copy.four_streams_gbps, 0);
   EXPECT_EQ(read_loops_text(copy), "");
   // The window takes the kernels' hint; where they prefetch nothing, so does the ceiling.
   const SwPrefetch before = sw_prefetch();
@@ -347,8 +351,9 @@ TEST(Ceilings, ReadIsTheFastestOfThePlainLoopTheWindowedOneAndTwoStreams) {
   EXPECT_GT(t2.window_gbps, 0.5);
   EXPECT_NE(read_loops_text(t2).find("T2 window"), std::string::npos) << read_loops_text(t2);
   EXPECT_EQ(none.window_gbps, 0);
-  EXPECT_GT(none.two_streams_gbps, 0.5);  // two streams prefetch nothing either
-  EXPECT_DOUBLE_EQ(none.gbps, std::max(none.plain_gbps, none.two_streams_gbps));
+  EXPECT_GT(none.two_streams_gbps, 0.5);  // the streams prefetch nothing either
+  EXPECT_GT(none.four_streams_gbps, 0.5);
+  EXPECT_DOUBLE_EQ(none.gbps, std::max({none.plain_gbps, none.two_streams_gbps, none.four_streams_gbps}));
   EXPECT_EQ(read_loops_text(none).find("window"), std::string::npos) << read_loops_text(none);
   EXPECT_NE(read_loops_text(none).find("two streams"), std::string::npos) << read_loops_text(none);
   // The LLC probe's curve times the plain loop alone.
@@ -357,6 +362,7 @@ TEST(Ceilings, ReadIsTheFastestOfThePlainLoopTheWindowedOneAndTwoStreams) {
   EXPECT_DOUBLE_EQ(curve[0].plain_gbps, curve[0].gbps);
   EXPECT_EQ(curve[0].window_gbps, 0);
   EXPECT_EQ(curve[0].two_streams_gbps, 0);
+  EXPECT_EQ(curve[0].four_streams_gbps, 0);
   EXPECT_EQ(read_loops_text(curve[0]), "");
 }
 

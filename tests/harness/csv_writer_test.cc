@@ -121,8 +121,8 @@ TEST(CsvWriter, SchemaColumnsInDocumentedOrder) {
   // ceiling_after_gbps, cpu_signature, llc_source, llc_hwloc_bytes, core_before_gflops,
   // core_after_gflops, core_slowest_pct, core_slowest_pu, barrier_before_ns, barrier_after_ns,
   // barrier_wait_pct, barrier_slowest_pu, barrier_slowest_pct, thp_share, read_plain_gbps,
-  // read_window_gbps, read_two_streams_gbps
-  EXPECT_EQ(c.size(), 80u);
+  // read_window_gbps, read_two_streams_gbps, read_four_streams_gbps
+  EXPECT_EQ(c.size(), 81u);
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "thp") + 1), "thp_share");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "llc_bytes") + 1), "llc_source");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "llc_source") + 1), "llc_hwloc_bytes");
@@ -141,7 +141,8 @@ TEST(CsvWriter, SchemaColumnsInDocumentedOrder) {
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "barrier_slowest_pct") + 1), "read_plain_gbps");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "read_plain_gbps") + 1), "read_window_gbps");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "read_window_gbps") + 1), "read_two_streams_gbps");
-  EXPECT_EQ(*(std::find(c.begin(), c.end(), "read_two_streams_gbps") + 1), "valid");
+  EXPECT_EQ(*(std::find(c.begin(), c.end(), "read_two_streams_gbps") + 1), "read_four_streams_gbps");
+  EXPECT_EQ(*(std::find(c.begin(), c.end(), "read_four_streams_gbps") + 1), "valid");
   EXPECT_EQ(*(std::find(c.begin(), c.end(), "ws_level") + 1), "block_size");  // end of the configuration group
   const std::vector<std::string> with = csv_columns({"PAPI_TOT_CYC"});
   EXPECT_EQ(with[with.size() - 2], "c:PAPI_TOT_CYC");
