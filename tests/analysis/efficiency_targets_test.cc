@@ -768,7 +768,8 @@ TEST(EfficiencyTargets, ACoreIsHeldToItsRunsUsualRateAndToItsCeiling) {
   EXPECT_DOUBLE_EQ(*shared.core_fraction(m.summaries[2]), 1.0);
   EXPECT_EQ(shared.core_slowed_note(m.summaries[2]), "core at 50% of its FMA ceiling");
   EXPECT_EQ(shared.core_slowed_note(m.summaries[3]), "core at 49% of its FMA ceiling");
-  const TargetLine* l = find(evaluate_targets(m).lines, TargetKind::kDramStreaming, "decode_step", "fp32", 1);
+  const auto lines = evaluate_targets(m).lines;
+  const TargetLine* l = find(lines, TargetKind::kDramStreaming, "decode_step", "fp32", 1);
   ASSERT_NE(l, nullptr);
   EXPECT_EQ(l->core_slowed, 3);
 }
