@@ -217,8 +217,12 @@ void ceilings_section(std::ostream& md, const std::vector<MachineResults>& ms) {
     // Since 2026-12-06d a read ceiling is the fastest of several loops: say which set this machine's.
     if (const ReadLoopSplit loops = read_loop_split(m); loops.rows > 0) {
       std::vector<std::string> timed = {"plain loads"};
-      if (loops.window.rows > 0) timed.emplace_back("the same with the attention kernels' 4 KB software prefetch window");
-      if (loops.two_streams.rows > 0) timed.emplace_back("the plain loads over two streams at once, as the kernels read K and V");
+      if (loops.window.rows > 0) {
+        timed.emplace_back("the same with the attention kernels' 4 KB software prefetch window");
+      }
+      if (loops.two_streams.rows > 0) {
+        timed.emplace_back("the plain loads over two streams at once, as the kernels read K and V");
+      }
       if (loops.four_streams.rows > 0) timed.emplace_back("the same over four streams");
       md << "`ceiling_read` is the "
          << (timed.size() == 2 ? "faster of two" : timed.size() == 3 ? "fastest of three" : "fastest of four")
@@ -809,8 +813,8 @@ void efficiency_section(std::ostream& md, const std::vector<MachineResults>& ms,
         "row's two) it says \"core at N% of its run's usual FMA rate\", and where it is more than 25% below the "
         "fastest its run saw them do (`ceiling_fma`, `ceiling_fma_end`, or the other end) \"core at N% of its FMA "
         "ceiling\" (the run's fastest burst is an extreme of many, so the 10% are held to the median; the 25% "
-        "catch a state that lasted the whole run, such as a core shared with a sibling thread): the workers ran slow (a clock drop, a neighbour on the sibling hardware thread) under a "
-        "memory bracket that may have held, so the row understates its kernel. A burst of 2 or more workers also "
+        "catch a state that lasted the whole run, such as a core shared with a sibling thread): the workers ran "
+        "slow (a clock drop, a neighbour on the sibling hardware thread) under a memory bracket that may have held, so the row understates its kernel. A burst of 2 or more workers also "
         "times each worker's own share; where its slowest ran more than 10% below its fastest (`core_slowest_pct`, "
         "on PU `core_slowest_pu`) the row says \"a worker at N% of the fastest's FMA rate (PU k)\" and counts as "
         "slowed too: a burst's GFLOP/s is its last worker's, so a run whose every burst had one worker slowed "

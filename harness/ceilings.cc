@@ -131,7 +131,9 @@ CeilingResult sweep(ThreadPool& pool, CeilingKind kind, int workers, float* base
   // V do across a kernel's tiles. Four: on the Sapphire Rapids guest one core read up to 1.3x as
   // much DRAM from four streams as from two (results/xeon-spr-16c-kvm/read-streams/).
   enum class ReadLoop { kPlain, kWindow, kTwoStreams, kFourStreams };
-  const auto streams_of = [](ReadLoop l) { return l == ReadLoop::kFourStreams ? 4 : l == ReadLoop::kTwoStreams ? 2 : 1; };
+  const auto streams_of = [](ReadLoop l) {
+    return l == ReadLoop::kFourStreams ? 4 : l == ReadLoop::kTwoStreams ? 2 : 1;
+  };
   const SwPrefetch hint = sw_prefetch();
   const bool t2 = hint == SwPrefetch::kT2;
   std::vector<ReadLoop> read_loops{ReadLoop::kPlain};
