@@ -582,16 +582,19 @@ TEST(EfficiencyTargets, LinesMetOnlyWithRowsTheRunDoubtsAreUnsettled) {
 // A row whose workers' FMA burst (core bracket) fell more than 10% below the median of the bursts
 // its run took on them ran on a slowed core: it can keep a line from failing, never make it fail; a pair with
 // such a row decides neither way.
+// `r` run with --ceiling-bracket: memory brackets of 100 GB/s at both ends, FMA bursts of
+// `before` and `after` GFLOP/s.
+ResultRow cored(ResultRow r, double before, double after) {
+  set(r, Col::ceiling_before_gbps, "100");
+  set(r, Col::ceiling_after_gbps, "100");
+  set(r, Col::ceiling_gbps, "100");
+  set(r, Col::core_before_gflops, std::to_string(before));
+  set(r, Col::core_after_gflops, std::to_string(after));
+  return r;
+}
+
 TEST(EfficiencyTargets, LinesMissedOnlyByRowsWithASlowedCoreAreUnsettled) {
   MachineResults m = machine();
-  const auto cored = [](ResultRow r, double before, double after) {
-    set(r, Col::ceiling_before_gbps, "100");
-    set(r, Col::ceiling_after_gbps, "100");
-    set(r, Col::ceiling_gbps, "100");
-    set(r, Col::core_before_gflops, std::to_string(before));
-    set(r, Col::core_after_gflops, std::to_string(after));
-    return r;
-  };
   const auto dram = [&](const std::string& dtype, int context, double gbps, double before, double after) {
     return cored(decode_row("decode_step", dtype, 1, context, 8 * kLlc, gbps, "DRAM"), before, after);
   };
@@ -745,13 +748,7 @@ TEST(EfficiencyTargets, ACoreIsHeldToItsRunsUsualRateAndToItsCeiling) {
                         {Col::valid, "1"}});
   };
   const auto row = [](int context, double before, double after) {
-    ResultRow r = decode_row("decode_step", "fp32", 1, context, 8 * kLlc, 90, "DRAM");
-    set(r, Col::ceiling_before_gbps, "100");
-    set(r, Col::ceiling_after_gbps, "100");
-    set(r, Col::ceiling_gbps, "100");
-    set(r, Col::core_before_gflops, std::to_string(before));
-    set(r, Col::core_after_gflops, std::to_string(after));
-    return r;
+    return cored(decode_row("decode_step", "fp32", 1, context, 8 * kLlc, 90, "DRAM"), before, after);
   };
   m.summaries = {fma("ceiling_fma", "190"), fma("ceiling_fma_end", "204"), row(4096, 186, 183),
                  row(8192, 177, 184), row(16384, 178, 180), row(32768, 199, 189), row(65536, 150, 181)};
