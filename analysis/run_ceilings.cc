@@ -20,12 +20,14 @@ std::string key(const std::string& ceiling, const ResultRow& row, const std::str
 }  // namespace
 
 RunCeilings::RunCeilings(const MachineResults& m) {
+  std::map<std::string, std::vector<double>> bursts;  // run_id|threads|pin -> every burst's GFLOP/s
   for (const ResultRow& r : m.summaries) {
     if (r.is_fma_ceiling()) {
-      if (const auto f = r.num(Col::gflops); f && *f > 0) fma_bursts_[group(r)].push_back(*f);
+      if (const auto f = r.num(Col::gflops); f && *f > 0) bursts[group(r)].push_back(*f);
     } else if (const auto before = r.num(Col::core_before_gflops), after = r.num(Col::core_after_gflops);
                before && after && *before > 0 && *after > 0) {
-      fma_bursts_[group(r)].insert(fma_bursts_[group(r)].end(), {*before, *after});
+      std::vector<double>& seen = bursts[group(r)];
+      seen.insert(seen.end(), {*before, *after});
     }
     if (!r.is_ceiling()) continue;
     const std::string& benchmark = r.str(Col::benchmark);
@@ -52,6 +54,7 @@ RunCeilings::RunCeilings(const MachineResults& m) {
     auto [it, inserted] = best_.emplace(key(benchmark, r, r.str(Col::ws_level)), *g);
     if (!inserted) it->second = std::max(it->second, *g);
   }
+  for (auto& [g, values] : bursts) usual_fma_.emplace(g, *median(std::move(values)));
 }
 
 std::optional<double> RunCeilings::gbps(const std::string& ceiling, const ResultRow& row,
@@ -118,9 +121,9 @@ std::vector<RunCeilings::CeilingEnds> RunCeilings::crossing_ends() const { retur
 std::vector<RunCeilings::CeilingEnds> RunCeilings::fma_ends() const { return both_ends(fma_start_, fma_end_); }
 
 std::optional<double> RunCeilings::usual_fma_gflops(const ResultRow& row) const {
-  const auto it = fma_bursts_.find(group(row));
-  if (it == fma_bursts_.end()) return std::nullopt;
-  return median(it->second);
+  const auto it = usual_fma_.find(group(row));
+  if (it == usual_fma_.end()) return std::nullopt;
+  return it->second;
 }
 
 namespace {

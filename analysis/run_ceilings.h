@@ -75,7 +75,7 @@ class RunCeilings {
   std::map<std::string, double> best_;  // ceiling|run_id|threads|pin|level -> GB/s
   std::map<std::string, double> fma_start_;  // run_id|threads|pin -> GFLOP/s, ceiling_fma
   std::map<std::string, double> fma_end_;    // likewise, ceiling_fma_end
-  std::map<std::string, std::vector<double>> fma_bursts_;  // run_id|threads|pin -> every burst's GFLOP/s
+  std::map<std::string, double> usual_fma_;  // run_id|threads|pin -> median burst GFLOP/s
   std::map<std::string, double> barrier_;  // run_id|threads|pin -> ns per crossing
   std::map<std::string, double> barrier_end_;  // likewise, ceiling_barrier_end
   std::map<std::string, CeilingEnds> groups_;  // run_id|threads|pin -> its run, threads, pin
