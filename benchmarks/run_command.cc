@@ -982,6 +982,7 @@ int run_main(const std::vector<std::string>& raw_args) {
   } else {
     set_sw_prefetch(settings.sw_prefetch);
   }
+  set_tile_order(settings.tile_order);
   if (settings.slot_prefetch_auto) {
     set_slot_prefetch(tuned_slot_prefetch(cpu.vendor, cpu.family));
   } else {

@@ -92,6 +92,9 @@ po::options_description run_options() {
        "software prefetch of the attention kernels' K/V rows: t0 (into L1), t2 (towards L2), "
        "none, or auto (the one measured fastest on this CPU: t2 on AMD family 25, else t0); "
        "the isa column ends in +PF-T2 / +PF-NONE when not t0")
+      ("tile-order", po::value<std::string>()->default_value("linear"),
+       "the order the attention kernels read a range's tiles in: linear, or halves (the range's "
+       "two halves in turn: two K and two V streams); the isa column ends in +HALVES when halves")
       ("slot-prefetch", po::value<std::string>()->default_value("auto"),
        "the request an int8 append makes for its slot's lines before encoding them: w (owned: "
        "PREFETCHW on AVX-512, PREFETCHT0 on AVX2), t0 (to be read), none, or auto (the one "
@@ -226,6 +229,8 @@ RunSettings run_settings_from(const po::variables_map& vm,
     if (!parse_sw_prefetch(pf, &s.sw_prefetch))
       throw UsageError("bad value '" + pf + "' for --sw-prefetch: expected auto, t0, t2 or none");
   }
+  if (const std::string order = vm["tile-order"].as<std::string>(); !parse_tile_order(order, &s.tile_order))
+    throw UsageError("bad value '" + order + "' for --tile-order: expected linear or halves");
   if (const std::string sp = vm["slot-prefetch"].as<std::string>(); sp != "auto") {
     s.slot_prefetch_auto = false;
     if (!parse_slot_prefetch(sp, &s.slot_prefetch))

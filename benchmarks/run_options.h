@@ -10,6 +10,7 @@
 #include "harness/llc_probe.h"
 #include "kernels/slot_prefetch.h"
 #include "kernels/sw_prefetch.h"
+#include "kernels/tile_order.h"
 
 namespace kvb {
 
@@ -57,6 +58,7 @@ struct RunSettings {
   // tuned for this CPU
   bool sw_prefetch_auto = true;
   SwPrefetch sw_prefetch = SwPrefetch::kT0;
+  TileOrder tile_order = TileOrder::kLinear;  // --tile-order (kernels/tile_order.h)
   // --slot-prefetch: the request an int8 append makes for its slot's lines
   // (kernels/slot_prefetch.h); auto = the one tuned for this CPU
   bool slot_prefetch_auto = true;

@@ -18,6 +18,7 @@
 #include "kernels/cache_write.h"
 #include "kernels/slot_prefetch.h"
 #include "kernels/sw_prefetch.h"
+#include "kernels/tile_order.h"
 
 #include "git_commit.h"  // generated at build time by harness/git_commit.cmake
 #ifndef KVBENCH_COMPILER
@@ -153,6 +154,8 @@ std::string kernel_isa() {
     isa += std::string("+") + bf16_encode_path();
   if (sw_prefetch() != SwPrefetch::kT0)  // rows of kvbench run --sw-prefetch t2 / none differ here
     isa += sw_prefetch() == SwPrefetch::kT2 ? "+PF-T2" : "+PF-NONE";
+  if (tile_order() != TileOrder::kLinear)  // and of kvbench run --tile-order halves here
+    isa += "+HALVES";
   if (slot_prefetch() != SlotPrefetch::kWrite)  // and of kvbench run --slot-prefetch t0 / none here
     isa += slot_prefetch() == SlotPrefetch::kRead ? "+SLOT-T0" : "+SLOT-NONE";
   return isa;

@@ -46,6 +46,7 @@
 #include "kernels/codecs.h"
 #include "kernels/partial_merge.h"
 #include "kernels/sw_prefetch.h"
+#include "kernels/tile_order.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/attention.cc"
@@ -78,6 +79,7 @@ struct PartialArgs {
   float* acc;           // [heads][head_dim]
   const AmxInt8Scorer* amx = nullptr;  // int8 only: scores from AMX (tile state loaded), else FMA
   SwPrefetch prefetch = SwPrefetch::kT0;  // the hint of the window ahead (kernels/sw_prefetch.h)
+  bool halves = false;  // TileOrder::kHalves: the range's two halves in turn (kernels/tile_order.h)
 };
 
 // Heads per pass bound the on-stack score tile; larger groups take several passes (each pass
@@ -127,6 +129,11 @@ inline constexpr std::int64_t kTile = 16;  // positions per softmax tile (kTileF
 // and 0.93-1.22x the time, none significant (results/xeon-emr-16c-kvm/pf-distance/): not taken.
 inline constexpr std::int64_t kPrefetchBytes = kPrefetchWindowBytes;
 inline bool joint_prefetch(std::int64_t row_bytes) { return row_bytes <= 128; }
+// TileOrder::kHalves reads each half this many bytes of K rows (then of V rows) at a time (at
+// least kRowsBlock rows, at most half a tile): half a 4 KB page, so a half's stream is left
+// with the rest of its page in flight while the other half's is read.
+inline constexpr std::int64_t kHalvesSegmentBytes = 2048;
+inline constexpr std::int64_t kHalvesPageBytes = 4096;
 inline std::int64_t prefetch_rows_ahead(std::int64_t row_bytes) {
   return std::max<std::int64_t>(1, kPrefetchBytes / std::max<std::int64_t>(row_bytes, 1));
 }
@@ -152,6 +159,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 using detail::kMaxHeadsPerPass;
 using detail::kTile;
 using detail::joint_prefetch;
+using detail::kHalvesPageBytes;
+using detail::kHalvesSegmentBytes;
 using detail::prefetch_rows_ahead;
 using detail::PartialArgs;
 using detail::Fp8E4M3;
@@ -1052,37 +1061,86 @@ void PartialTyped(const PartialArgs& a) {
     if (!shared) return pass == 0 ? &whole : nullptr;
     return &shares[pass];
   };
-  for (std::int64_t t = 0; t < a.rows; t += kT) {
-    const std::int64_t rows = std::min(kT, a.rows - t);
-    const P kt = k + t * a.stride;
-    const P vt = v + t * a.stride;
-    const std::int64_t pt = t + pf_ahead;  // rows prefetched during this tile
-    const float* kscale = a.kscale ? a.kscale + t : nullptr;
-    if (a.kscale != nullptr && a.prefetch != SwPrefetch::kNone)
-      for (std::int64_t r = t + kScaleAhead; r < std::min(t + kScaleAhead + kT, a.window_rows); r += kScalesPerLine) {
-        PrefetchL2(reinterpret_cast<const char*>(a.kscale + r));
-        PrefetchL2(reinterpret_cast<const char*>(a.vscale + r));
+  // TileOrder::kHalves: tiles of kT/2 rows of each of two halves, [0, m) and [b, b + m), read in
+  // turn a segment of about kHalvesSegmentBytes of K (then of V) at a time, so the hardware
+  // prefetchers have both halves' K and V streams in flight; the rows left, [m, b) and past
+  // b + m, as linear tiles at the end. Each half keeps its own window ahead. One online softmax
+  // runs over all the tiles. AMX scores whole tiles and stays linear.
+  const std::int64_t half_tile = kT / 2;
+  std::int64_t m = a.halves && a.amx == nullptr ? a.rows / kT * half_tile : 0;
+  // The second half starts at row b = m + delta, delta rows on so that the two halves' rows sit
+  // half a 4 KB page apart: a multiple of 4 KB would put all four streams' lines in the same L1
+  // sets. Rows [m, b) join the linear tiles at the end.
+  const std::int64_t stride_bytes = std::max<std::int64_t>(StrideBytes<P>(a.stride), 1);
+  std::int64_t delta = 0;
+  for (; m > 0; m -= half_tile) {
+    delta = (kHalvesPageBytes / 2 - m * stride_bytes % kHalvesPageBytes + kHalvesPageBytes) % kHalvesPageBytes / stride_bytes;
+    if (2 * m + delta <= a.rows) break;
+  }
+  const std::int64_t b = m + delta;
+  const std::int64_t seg_rows =
+      std::clamp<std::int64_t>(kHalvesSegmentBytes / std::max<std::int64_t>(row_bytes, 1), kRowsBlock, half_tile);
+  const std::int64_t paired = m / half_tile;  // tiles of both halves
+  const std::int64_t gap_tiles = (delta + kT - 1) / kT;  // linear tiles over [m, b), then past b + m
+  const std::int64_t tiles = paired + gap_tiles + (a.rows - b - m + kT - 1) / kT;
+  for (std::int64_t step = 0; step < tiles; ++step) {
+    const bool first = step == 0;
+    const bool pair = step < paired;
+    const std::int64_t linear = step - paired;  // the linear tiles' index
+    const std::int64_t t = pair ? step * half_tile  // (A's) first row
+                           : linear < gap_tiles ? m + linear * kT
+                                                : b + m + (linear - gap_tiles) * kT;
+    const std::int64_t rows = pair ? kT : std::min(kT, (linear < gap_tiles ? b : a.rows) - t);
+    // Segment i of the tile: rows [src, src + n) of the range, scores from s + off.
+    const std::int64_t segments = pair ? 2 * ((half_tile + seg_rows - 1) / seg_rows) : 1;
+    const auto segment = [&](std::int64_t i, std::int64_t* src, std::int64_t* n) {
+      if (!pair) {
+        *src = t;
+        *n = rows;
+        return std::int64_t{0};
       }
-    int pass = 0;
+      const std::int64_t in_half = (i / 2) * seg_rows;
+      *src = t + (i % 2) * b + in_half;
+      *n = std::min(seg_rows, half_tile - in_half);
+      return (i % 2) * half_tile + in_half;
+    };
+    if (a.kscale != nullptr && a.prefetch != SwPrefetch::kNone)
+      for (std::int64_t h = 0; h < (pair ? 2 : 1); ++h) {
+        const std::int64_t from = t + h * b + kScaleAhead;
+        for (std::int64_t r = from; r < std::min(from + (pair ? half_tile : kT), a.window_rows); r += kScalesPerLine) {
+          PrefetchL2(reinterpret_cast<const char*>(a.kscale + r));
+          PrefetchL2(reinterpret_cast<const char*>(a.vscale + r));
+        }
+      }
 
     std::int32_t g = 0;
     if constexpr (std::is_same_v<P, const std::int8_t*> && kT == kTile) {  // AMX: 16 rows at a time
       if (a.amx != nullptr) {
+        const std::int64_t pt = t + pf_ahead;
         kpf(pt, pt + rows);  // the whole tile's K prefetches at once: AMX leaves no FMAs to stall
-        detail::amx_int8_score_tile(*a.amx, kt, a.stride, rows, kscale, s);
+        detail::amx_int8_score_tile(*a.amx, k + t * a.stride, a.stride, rows, a.kscale ? a.kscale + t : nullptr, s);
         g = G;
       }
     }
-    for (; g + kHeadsBlock <= G; g += kHeadsBlock)
-      ScoreHeads<kHeadsBlock, kT, kQSplit>(df, kt, a.stride, rows, d, q + std::int64_t{g} * d,
-                                           s + g * kT, score_scale, kscale,
-                                           pass_prefetch(kpf, k_shares, pass++), pt);
-    for (; g + 2 <= G; g += 2)
-      ScoreHeads<2, kT, kQSplit>(df, kt, a.stride, rows, d, q + std::int64_t{g} * d, s + g * kT,
-                                 score_scale, kscale, pass_prefetch(kpf, k_shares, pass++), pt);
-    for (; g < G; ++g)
-      ScoreHeads<1, kT, kQSplit>(df, kt, a.stride, rows, d, q + std::int64_t{g} * d, s + g * kT,
-                                 score_scale, kscale, pass_prefetch(kpf, k_shares, pass++), pt);
+    for (std::int64_t i = 0; i < segments && g < G; ++i) {
+      std::int64_t src, n;
+      const std::int64_t off = segment(i, &src, &n);
+      const P kt = k + src * a.stride;
+      const std::int64_t pt = src + pf_ahead;  // rows prefetched during this segment
+      const float* kscale = a.kscale ? a.kscale + src : nullptr;
+      int pass = 0;
+      std::int32_t h = g;
+      for (; h + kHeadsBlock <= G; h += kHeadsBlock)
+        ScoreHeads<kHeadsBlock, kT, kQSplit>(df, kt, a.stride, n, d, q + std::int64_t{h} * d,
+                                             s + h * kT + off, score_scale, kscale,
+                                             pass_prefetch(kpf, k_shares, pass++), pt);
+      for (; h + 2 <= G; h += 2)
+        ScoreHeads<2, kT, kQSplit>(df, kt, a.stride, n, d, q + std::int64_t{h} * d, s + h * kT + off,
+                                   score_scale, kscale, pass_prefetch(kpf, k_shares, pass++), pt);
+      for (; h < G; ++h)
+        ScoreHeads<1, kT, kQSplit>(df, kt, a.stride, n, d, q + std::int64_t{h} * d, s + h * kT + off,
+                                   score_scale, kscale, pass_prefetch(kpf, k_shares, pass++), pt);
+    }
 
     // Online softmax, once per tile (kShiftedSoftmax: a shift raised only past the slack, else
     // each tile's maximum), over the tile's rows rounded up to whole vectors.
@@ -1100,13 +1158,13 @@ void PartialTyped(const PartialArgs& a) {
           hn::Store(hn::IfThenElse(valid, hn::Load(dt, sg + r), hn::Set(dt, kNegInf)), dt, sg + r);
         }
       if constexpr (kShifted) {
-        if (t == 0) continue;  // no shift yet: raised below
+        if (first) continue;  // no shift yet: raised below
         const auto limit = hn::Set(dt, a.max[g] + kSoftmaxSlack);
         for (std::int64_t r = 0; r < padded; r += NT)
           excess = hn::Max(excess, hn::Sub(hn::Load(dt, sg + r), limit));
       }
     }
-    const bool raise = !kShifted || t == 0 || !hn::AllFalse(dt, hn::Gt(excess, hn::Zero(dt)));
+    const bool raise = !kShifted || first || !hn::AllFalse(dt, hn::Gt(excess, hn::Zero(dt)));
     for (g = 0; g < G; ++g) {
       float* sg = s + g * kT;
       if (raise) {
@@ -1129,7 +1187,7 @@ void PartialTyped(const PartialArgs& a) {
         }
       }
       const auto m = hn::Set(dt, a.max[g]);
-      auto vsum = !kShifted || t == 0 ? hn::Zero(dt) : hn::Load(dt, sums + g * NT);
+      auto vsum = !kShifted || first ? hn::Zero(dt) : hn::Load(dt, sums + g * NT);
       for (std::int64_t r = 0; r < padded; r += NT) {
         const auto p = ExpBounded(dt, hn::Sub(hn::Load(dt, sg + r), m));
         vsum = hn::Add(vsum, p);
@@ -1137,22 +1195,30 @@ void PartialTyped(const PartialArgs& a) {
       }
       if constexpr (kShifted) hn::Store(vsum, dt, sums + g * NT);
       else a.sum[g] += hn::GetLane(hn::SumOfLanes(dt, vsum));
-      if (a.vscale != nullptr)
-        for (std::int64_t r = 0; r < rows; ++r) sg[r] *= a.vscale[t + r] * kDecodeUnit<P>;
+      for (std::int64_t i = 0; a.vscale != nullptr && i < segments; ++i) {
+        std::int64_t src, n;
+        float* sp = sg + segment(i, &src, &n);
+        for (std::int64_t r = 0; r < n; ++r) sp[r] *= a.vscale[src + r] * kDecodeUnit<P>;
+      }
     }
 
-    g = 0;
-    pass = 0;
     const auto vpass_prefetch = [&](int p) { return kSplit ? pass_prefetch(vpf, v_shares, p) : nullptr; };
-    for (; g + kHeadsBlock <= G; g += kHeadsBlock)
-      AccumulateHeads<kHeadsBlock, kT>(df, vt, a.stride, rows, d, s + g * kT,
-                                   a.acc + std::int64_t{g} * d, vpass_prefetch(pass++), pt);
-    for (; g + 2 <= G; g += 2)
-      AccumulateHeads<2, kT>(df, vt, a.stride, rows, d, s + g * kT, a.acc + std::int64_t{g} * d,
-                         vpass_prefetch(pass++), pt);
-    for (; g < G; ++g)
-      AccumulateHeads<1, kT>(df, vt, a.stride, rows, d, s + g * kT, a.acc + std::int64_t{g} * d,
-                         vpass_prefetch(pass++), pt);
+    for (std::int64_t i = 0; i < segments; ++i) {
+      std::int64_t src, n;
+      const std::int64_t off = segment(i, &src, &n);
+      const P vt = v + src * a.stride;
+      const std::int64_t pt = src + pf_ahead;
+      int pass = 0;
+      for (g = 0; g + kHeadsBlock <= G; g += kHeadsBlock)
+        AccumulateHeads<kHeadsBlock, kT>(df, vt, a.stride, n, d, s + g * kT + off,
+                                         a.acc + std::int64_t{g} * d, vpass_prefetch(pass++), pt);
+      for (; g + 2 <= G; g += 2)
+        AccumulateHeads<2, kT>(df, vt, a.stride, n, d, s + g * kT + off, a.acc + std::int64_t{g} * d,
+                               vpass_prefetch(pass++), pt);
+      for (; g < G; ++g)
+        AccumulateHeads<1, kT>(df, vt, a.stride, n, d, s + g * kT + off, a.acc + std::int64_t{g} * d,
+                               vpass_prefetch(pass++), pt);
+    }
   }
 
   if constexpr (kShifted)
@@ -1294,6 +1360,7 @@ Status attention_partial(const CacheView& cache, std::int32_t layer, std::int32_
   a.dtype = s.dtype;
   a.scale = scale;
   a.prefetch = sw_prefetch();
+  a.halves = tile_order() == TileOrder::kHalves;
   for (std::int32_t g0 = 0; g0 < G; g0 += detail::kMaxHeadsPerPass) {
     a.heads = std::min(detail::kMaxHeadsPerPass, G - g0);
     a.q = q + std::int64_t{g0} * d;

@@ -753,6 +753,18 @@ TEST_F(KvbenchBinary, SlotPrefetchIsNamedInTheIsaColumn) {
   EXPECT_EQ(slurp(dir_ / "none.csv"), before) << "the refused resume changed the file";
 }
 
+// --tile-order halves names itself in the isa column (linear, the default, unmarked), and its
+// rows pass the run's validation against the double reference like linear's.
+TEST_F(KvbenchBinary, TileOrderIsNamedInTheIsaColumn) {
+  const std::string fp16 = std::string(kSmoke) + "--dtype fp16 --context 700 ";
+  const Result halves = run(fp16 + "--tile-order halves --out halves.csv");
+  ASSERT_EQ(halves.status, 0) << halves.out << halves.err;
+  EXPECT_NE(slurp(dir_ / "halves.csv").find("+HALVES"), std::string::npos);
+  const Result linear = run(fp16 + "--tile-order linear --out linear.csv");
+  ASSERT_EQ(linear.status, 0) << linear.out << linear.err;
+  EXPECT_EQ(slurp(dir_ / "linear.csv").find("+HALVES"), std::string::npos);
+}
+
 TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
   struct Case {
     std::string args, expect;
@@ -763,6 +775,7 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
       {std::string(kSmoke) + "--context 12x", "bad value '12x' for --context"},
       {std::string(kSmoke) + "--dtype fp8", "bad value 'fp8' for --dtype"},
       {std::string(kSmoke) + "--slot-prefetch t2", "bad value 't2' for --slot-prefetch"},
+      {std::string(kSmoke) + "--tile-order quarters", "bad value 'quarters' for --tile-order"},
       {std::string(kSmoke) + "--context 8192", "beyond the model's capacity"},
       {"run --config no-such-sweep", "no-such-sweep"},
       {"run --model qwen3-0.6", "did you mean 'qwen3-0.6b'"},
