@@ -11,6 +11,7 @@
 #include "hwy/targets.h"
 #include "kernels/cache_write.h"
 #include "kernels/codecs.h"
+#include "tests/kernels/setting_guard.h"
 #include "tests/kernels/test_cache.h"
 
 namespace kvb {
@@ -19,15 +20,7 @@ namespace {
 using testing::OwnedCache;
 using testing::random_floats;
 
-// Restores the process-wide request when a test ends.
-class RequestGuard {
- public:
-  RequestGuard() : before_(slot_prefetch()) {}
-  ~RequestGuard() { set_slot_prefetch(before_); }
-
- private:
-  SlotPrefetch before_;
-};
+using RequestGuard = testing::SettingGuard<SlotPrefetch, slot_prefetch, set_slot_prefetch>;
 
 constexpr SlotPrefetch kAll[] = {SlotPrefetch::kWrite, SlotPrefetch::kRead, SlotPrefetch::kNone};
 

@@ -10,6 +10,7 @@
 #include "kernels/attention.h"
 #include "kernels/cache_write.h"
 #include "tests/kernels/attention_checks.h"
+#include "tests/kernels/setting_guard.h"
 #include "tests/kernels/test_cache.h"
 
 namespace kvb {
@@ -20,15 +21,7 @@ using testing::max_abs_diff;
 using testing::random_floats;
 using testing::reference;
 
-// Restores the process-wide hint when a test ends.
-class HintGuard {
- public:
-  HintGuard() : before_(sw_prefetch()) {}
-  ~HintGuard() { set_sw_prefetch(before_); }
-
- private:
-  SwPrefetch before_;
-};
+using HintGuard = testing::SettingGuard<SwPrefetch, sw_prefetch, set_sw_prefetch>;
 
 TEST(SwPrefetch, NamesParseBackAndUnknownNamesAreRefused) {
   for (SwPrefetch p : {SwPrefetch::kT0, SwPrefetch::kT2, SwPrefetch::kNone}) {

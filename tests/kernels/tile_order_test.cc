@@ -9,6 +9,7 @@
 #include "kernels/attention.h"
 #include "kernels/cache_write.h"
 #include "tests/kernels/attention_checks.h"
+#include "tests/kernels/setting_guard.h"
 #include "tests/kernels/test_cache.h"
 
 namespace kvb {
@@ -19,15 +20,7 @@ using testing::max_abs_diff;
 using testing::random_floats;
 using testing::reference;
 
-// Restores the process-wide order when a test ends.
-class OrderGuard {
- public:
-  OrderGuard() : before_(tile_order()) {}
-  ~OrderGuard() { set_tile_order(before_); }
-
- private:
-  TileOrder before_;
-};
+using OrderGuard = testing::SettingGuard<TileOrder, tile_order, set_tile_order>;
 
 TEST(TileOrder, NamesParseBackAndUnknownNamesAreRefused) {
   for (TileOrder o : {TileOrder::kLinear, TileOrder::kHalves}) {
