@@ -29,6 +29,7 @@ AttentionPartial attention_partial_from(float* storage, const CacheShape& shape)
 // register-blocked V accumulation; K rows are software-prefetched from the score phase and V rows
 // from the accumulation (or both from the score phase for 1-byte and fp32-sized rows at G <= 2),
 // with the process-wide hint of kernels/sw_prefetch.h (PREFETCHT0 unless set).
+// The tiles are read in the process-wide order of kernels/tile_order.h (linear unless set).
 // q points at the G query vectors of this group ([G][head_dim], i.e. q + kv_head*G*head_dim of
 // the full query). An empty range (t0 == t1) yields max=-inf, sum=0, acc=0.
 // prefetch_to: where the caller goes on to read this head's rows [t1, prefetch_to) right after
