@@ -16,12 +16,12 @@ do for [fmt in "svg png"] {
   set logscale xy
   set xtics ("256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824, "4 GiB" 4294967296)
   set xrange [81920:6871947674]
-  set yrange [1.146705012:170.837383]
+  set yrange [1.025663749:190.6056679]
   set ytics ("2.00" 2, "5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100)
   set arrow 1 from 524288, graph 0 to 524288, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" front
   set label 1 "L2/core 512 KiB" at 524288, graph 0.97 rotate by 90 right offset -1.0,0 tc rgb "#555555" font ",9" front noenhanced
-  set arrow 2 from 8388608, graph 0 to 8388608, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" front
-  set label 2 "LLC 8 MiB" at 8388608, graph 0.97 rotate by 90 right offset -1.0,0 tc rgb "#555555" font ",9" front noenhanced
+  set arrow 2 from 16777216, graph 0 to 16777216, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" front
+  set label 2 "LLC 16 MiB" at 16777216, graph 0.97 rotate by 90 right offset -1.0,0 tc rgb "#555555" font ",9" front noenhanced
   set key outside right top vertical Left reverse noenhanced box width 1
   set xlabel "KV working set (bytes, log scale)"
   set ylabel "attained bandwidth (GB/s, log scale)"
@@ -36,8 +36,8 @@ do for [fmt in "svg png"] {
        datafile index 7 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
        datafile index 8 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
        datafile index 9 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
-       131.4133715 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 131 GB/s", \
-       28.96607767 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 29.0 GB/s", \
+       146.6197445 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 147 GB/s", \
+       42.09992031 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 42.1 GB/s", \
        datafile index 10 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   set title "attention" noenhanced
   plot datafile index 11 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "fp32 warm (1L 8q/8kv d128)", \
@@ -48,8 +48,8 @@ do for [fmt in "svg png"] {
        datafile index 16 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
        datafile index 17 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
        datafile index 18 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
-       131.4133715 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 131 GB/s", \
-       28.96607767 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 29.0 GB/s", \
+       146.6197445 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 147 GB/s", \
+       42.09992031 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 42.1 GB/s", \
        datafile index 19 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   unset multiplot
 

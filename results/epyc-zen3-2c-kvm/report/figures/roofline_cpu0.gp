@@ -17,23 +17,23 @@ do for [fmt in "svg png"] {
   set xlabel "arithmetic intensity (FLOP/byte)"
   set ylabel "attained performance (GFLOP/s)"
   set xrange [0.12578125:124.1155747]
-  set yrange [1.041504678:382.5990771]
+  set yrange [0.8466639036:408.844118]
   set xtics ("0.125" 0.125, "0.25" 0.25, "0.5" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64)
   set samples 400
-  peak = 191.2995385
-  bw_L1 = 350.0959844
+  peak = 204.422059
+  bw_L1 = 337.3285228
   roof_L1(x) = (x*bw_L1 < peak ? x*bw_L1 : peak)
-  bw_L2 = 188.4303253
+  bw_L2 = 191.6909664
   roof_L2(x) = (x*bw_L2 < peak ? x*bw_L2 : peak)
-  bw_L3 = 131.4133715
+  bw_L3 = 146.6197445
   roof_L3(x) = (x*bw_L3 < peak ? x*bw_L3 : peak)
-  bw_DRAM = 28.96607767
+  bw_DRAM = 42.09992031
   roof_DRAM(x) = (x*bw_DRAM < peak ? x*bw_DRAM : peak)
-  plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 350 GB/s", \
-       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 188 GB/s", \
-       roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 131 GB/s", \
-       roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 29.0 GB/s", \
-       peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 191 GFLOP/s", \
+  plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 337 GB/s", \
+       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 192 GB/s", \
+       roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 147 GB/s", \
+       roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 42.1 GB/s", \
+       peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 204 GFLOP/s", \
        datafile index 0 using 1:2 with points pt 13 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 1 using 1:2 with points pt 5 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 2 using 1:2 with points pt 9 ps 1.3 lc rgb "#2ca02c" notitle, \
