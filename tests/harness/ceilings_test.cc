@@ -369,6 +369,14 @@ TEST(Ceilings, ReadIsTheFastestOfThePlainLoopTheWindowedOneAndTwoAndFourStreams)
 // The barrier ceiling is a time per crossing of the pool's own barrier, with no bytes or flops.
 // Two workers wait for each other's cache line on every crossing; one alone waits for nobody, so
 // its crossing costs a store and a loop over no one, far less than a transfer between cores.
+#ifdef __OPTIMIZE__
+// 13 ns alone on the Zen 3 guest; a transfer between two vCPUs took 62 ns and more (findings.md).
+constexpr double kTransferOverLone = 2.0;
+#else
+// Unoptimised (sanitizer/Debug) builds: the lone crossing's uninlined, instrumented loop took
+// 144 ns there (CI's ASan pass of af19192), as long as a quick transfer; only the order holds.
+constexpr double kTransferOverLone = 1.0;
+#endif
 TEST(Ceilings, BarrierCrossingIsATimeAndTwoWorkersPayForEachOther) {
   auto topo = Topology::discover();
   CeilingOptions opt;
@@ -388,14 +396,14 @@ TEST(Ceilings, BarrierCrossingIsATimeAndTwoWorkersPayForEachOther) {
   const CeilingResult two = measure_barrier(pair, opt);
   EXPECT_EQ(two.threads, 2);
   std::printf("barrier crossing: 1 worker %.1f ns, 2 workers %.1f ns\n", one.ns_per_sweep, two.ns_per_sweep);
-  EXPECT_GT(two.ns_per_sweep, 2 * one.ns_per_sweep);
+  EXPECT_GT(two.ns_per_sweep, kTransferOverLone * one.ns_per_sweep);
   // Pairs: each two PUs on a pool of their own; one PU, or one PU twice, is no pair.
   const std::vector<unsigned> pus = pair.bound_pus();
   const auto matrix = measure_barrier_pairs(*topo, pus, opt);
   ASSERT_EQ(matrix.size(), 2u);
   EXPECT_EQ(matrix[0][0], 0.0);
   EXPECT_EQ(matrix[0][1], matrix[1][0]);
-  EXPECT_GT(matrix[0][1], 2 * one.ns_per_sweep);
+  EXPECT_GT(matrix[0][1], kTransferOverLone * one.ns_per_sweep);
   EXPECT_THROW(measure_barrier_pairs(*topo, {pus[0]}, opt), HarnessError);
   EXPECT_THROW(measure_barrier_pairs(*topo, {pus[0], pus[0]}, opt), HarnessError);
 }
