@@ -34,7 +34,7 @@ inline constexpr int kSchemaVersion = 1;
   X(barrier_before_ns, Float) X(barrier_after_ns, Float)                                 \
   X(core_slowest_pct, Float) X(core_slowest_pu, Int)                                   \
   X(read_plain_gbps, Float) X(read_window_gbps, Float) X(read_two_streams_gbps, Float)  \
-  X(read_four_streams_gbps, Float)
+  X(read_four_streams_gbps, Float) X(max_rel_err, Float)
 
 enum class Col : std::size_t {
 #define KVB_ENUM_ENTRY(name, kind) name,

@@ -858,6 +858,7 @@ TEST(ReportCommand, InvalidKernelsAreFlaggedAndKeptOutOfFigures) {
   for (auto& r : rows) {
     if (r["benchmark"] == "decode_step" && r["dtype"] == "int8" && r["context"] == "64") {
       r["valid"] = "0";
+      r["max_rel_err"] = "0.0125";
       ++flagged;
     }
   }
@@ -867,6 +868,7 @@ TEST(ReportCommand, InvalidKernelsAreFlaggedAndKeptOutOfFigures) {
   const std::string md = read(dir / "out" / "report.md");
   EXPECT_NE(md.find("## Rows that failed validation"), std::string::npos);
   EXPECT_NE(md.find("(INVALID)"), std::string::npos);
+  EXPECT_NE(md.find("| 1.25% |"), std::string::npos) << "the failed rows' max_rel_err, as a percentage";
   // int8 at context 64 is 2*28*8*64*(128+4) = 3,784,704 bytes of KV (no other row has that
   // working set): absent from the LLC-fit data, while its neighbour at context 32 is there.
   const std::string data = read(dir / "out" / "figures" / "llc_fit_cpu0.dat");
