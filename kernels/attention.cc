@@ -411,6 +411,24 @@ constexpr int kChunksBlock = 4;
 // within noise (2%).
 template <int H>
 constexpr int kChunksBlockFor = H <= 2 && HWY_MAX_BYTES >= 64 ? 8 : kChunksBlock;
+// On targets of blocks of 2 heads (256-bit and narrower), a group of three heads (Llama 3.2 3B)
+// makes one pass of three instead of a pair and a single one, for fp32 and fp16 rows: each K and
+// V chunk loaded feeds three heads, and a tile takes one pass, not two. 12 accumulators and 3
+// query vectors fill an AVX2 core's 16 registers, so the dtypes whose loads take more (bf16's
+// pairs, int8's conversion) keep pair plus single. Measured on the Zen 3 guest (AVX2), attention
+// at 1 thread, 28 layers, time with over without (results/epyc-zen3-2c-kvm/triple-heads/):
+//   one scratch build switching it, 10 alternating rounds, G = 3 (24 q / 8 KV heads) from DRAM
+//   fp32 0.79 (faster in 10 of 10, p_holm 0.014), fp16 0.85 (9 of 10), from L3 0.91 / 0.84;
+//   bf16 1.07-1.23, int8 1.16-1.17 (slower in 10 of 10 from DRAM): left out;
+//   a build with it against main's, 8 rounds: G = 3 fp32 0.83 from DRAM (faster in 7 of 8) and
+//   1.06 from L3 (2 of 8), fp16 0.91 / 0.85 (5 and 7 of 8); G = 2, 4 and 6 1.00-1.18 (unchanged
+//   code: the spread of two builds on this guest).
+// The last three heads of a larger odd group as one pass did not pay: G = 7 (28 q / 4 KV heads)
+// fp32 1.01-1.04 in the first A/B and 1.13 / 1.23 (DRAM / L3, slower in 8 of 8) in the second,
+// fp16 0.82-0.99; so G = 3 only. AVX-512 targets (blocks of 4) are unmeasured and unchanged.
+template <typename P>
+constexpr bool kTripleHeads =
+    kHeadsBlock == 2 && (std::is_same_v<P, const float*> || std::is_same_v<P, const hwy::float16_t*>);
 
 // Lane sums of four vectors in one 128-bit vector [sum a0, sum a1, sum a2, sum a3]
 // (lane_reduce-inl.h).
@@ -1044,7 +1062,9 @@ void PartialTyped(const PartialArgs& a) {
   // 16 (0.70-1.16), G = 8 over G = 1 per round, medians 1.51 -> 1.31 (1 thread) and 1.41 ->
   // 1.22 (16); on the Zen 5 guest (4 rounds) 1.00 at 1 and 2 threads. Two tiles ahead timed as
   // one on EMR (5 rounds) and, into L1, 7% slower on the Zen 5.
-  const int head_passes = G / kHeadsBlock + (G % kHeadsBlock) / 2 + (G % kHeadsBlock) % 2;
+  const bool triple = kTripleHeads<P> && G == 3;  // one pass of three heads (kTripleHeads)
+  const std::int32_t paired_end = triple ? 0 : G;
+  const int head_passes = triple ? 1 : G / kHeadsBlock + (G % kHeadsBlock) / 2 + (G % kHeadsBlock) % 2;
   const bool shared = head_passes > 1 && prefetch_rows_ahead(row_bytes) < kT;
   const std::int64_t pf_ahead = shared ? kT : prefetch_rows_ahead(row_bytes);
   // The prefetcher for head pass `pass`: the whole window in the first pass, or its share.
@@ -1130,10 +1150,17 @@ void PartialTyped(const PartialArgs& a) {
       const float* kscale = a.kscale ? a.kscale + src : nullptr;
       int pass = 0;
       std::int32_t h = g;
-      for (; h + kHeadsBlock <= G; h += kHeadsBlock)
+      for (; h + kHeadsBlock <= paired_end; h += kHeadsBlock)
         ScoreHeads<kHeadsBlock, kT, kQSplit>(df, kt, a.stride, n, d, q + std::int64_t{h} * d,
                                              s + h * kT + off, score_scale, kscale,
                                              pass_prefetch(kpf, k_shares, pass++), pt);
+      if constexpr (kTripleHeads<P>) {
+        if (triple) {
+          ScoreHeads<3, kT, kQSplit>(df, kt, a.stride, n, d, q + std::int64_t{h} * d, s + h * kT + off,
+                                     score_scale, kscale, pass_prefetch(kpf, k_shares, pass++), pt);
+          h += 3;
+        }
+      }
       for (; h + 2 <= G; h += 2)
         ScoreHeads<2, kT, kQSplit>(df, kt, a.stride, n, d, q + std::int64_t{h} * d, s + h * kT + off,
                                    score_scale, kscale, pass_prefetch(kpf, k_shares, pass++), pt);
@@ -1209,9 +1236,16 @@ void PartialTyped(const PartialArgs& a) {
       const P vt = v + src * a.stride;
       const std::int64_t pt = src + pf_ahead;
       int pass = 0;
-      for (g = 0; g + kHeadsBlock <= G; g += kHeadsBlock)
+      for (g = 0; g + kHeadsBlock <= paired_end; g += kHeadsBlock)
         AccumulateHeads<kHeadsBlock, kT>(df, vt, a.stride, n, d, s + g * kT + off,
                                          a.acc + std::int64_t{g} * d, vpass_prefetch(pass++), pt);
+      if constexpr (kTripleHeads<P>) {
+        if (triple) {
+          AccumulateHeads<3, kT>(df, vt, a.stride, n, d, s + g * kT + off, a.acc + std::int64_t{g} * d,
+                                 vpass_prefetch(pass++), pt);
+          g += 3;
+        }
+      }
       for (; g + 2 <= G; g += 2)
         AccumulateHeads<2, kT>(df, vt, a.stride, n, d, s + g * kT + off, a.acc + std::int64_t{g} * d,
                                vpass_prefetch(pass++), pt);

@@ -146,6 +146,12 @@ std::vector<AttnCase> sweep_cases() {
   cases.push_back({256, 64, 16, 4, DType::kBF16, Layout::kPositionMajor, false});
   cases.push_back({256, 64, 16, 4, DType::kI4, Layout::kHeadMajor, true});
   cases.push_back({64, 33, 16, 2, DType::kF16, Layout::kHeadMajor, false});
+  // G = 3: on 256-bit targets fp32 and fp16 score and accumulate the three heads as one pass, the
+  // other dtypes (and every larger odd group) a pair and a single; G = 5 with a scalar tail.
+  for (DType t : kExtendedDTypes) {
+    cases.push_back({128, 300, 24, 8, t, Layout::kHeadMajor, false});
+    cases.push_back({72, 33, 15, 3, t, Layout::kPositionMajor, true});
+  }
   // fp32 groups of one or two heads take tiles of 256 positions: exactly one, one row more, and
   // several with a short last tile. The other dtypes take one such tile for ranges of at most
   // 256 rows (256, and 101 with a partial last row block), short tiles above (257, 600).
@@ -194,7 +200,7 @@ TEST(AttentionSweepCoverage, EveryAxisValueIsCovered) {
     EXPECT_TRUE(covered([&](const AttnCase& c) { return c.head_dim == d; })) << d;
   for (std::int64_t t : {1, 7, 64, 4099})
     EXPECT_TRUE(covered([&](const AttnCase& c) { return c.context == t; })) << t;
-  for (std::int32_t g : {1, 2, 4, 7, 40})
+  for (std::int32_t g : {1, 2, 3, 4, 5, 7, 40})
     EXPECT_TRUE(covered([&](const AttnCase& c) { return c.q_heads / c.kv_heads == g; })) << g;
   for (DType t : kExtendedDTypes)
     for (Layout l : {Layout::kHeadMajor, Layout::kPositionMajor})
@@ -505,7 +511,7 @@ TEST(SimdTarget, EveryCompiledTargetEncodesAndAttendsCorrectly) {
   }
 }
 
-// fp32 groups of 4, 8 and 16 heads on every compiled target (the development guest dispatches to
+// fp32 groups of 3, 4, 5, 8 and 16 heads on every compiled target (the development guest dispatches to
 // AVX2 only, so its own runs would never reach AVX3's blocks of 4 heads): the V phase reads each
 // chunk once for a block of heads (InRegister in kernels/attention.cc). Head dims of whole and
 // partial vectors (20, 34, 64, 72, 80, 128, 256); ranges shorter than a row block (7), of one
@@ -526,6 +532,7 @@ TEST(SimdTarget, LargeGroupsMatchTheReferenceOnEveryTarget) {
       {72, 8, 2, 33, Layout::kHeadMajor, true},      {20, 8, 1, 300, Layout::kPositionMajor, false},
       {256, 16, 2, 300, Layout::kHeadMajor, false},  {34, 8, 2, 300, Layout::kHeadMajor, false},
       {64, 16, 2, 7, Layout::kHeadMajor, false},     {64, 32, 2, 1000, Layout::kHeadMajor, true},
+      {128, 24, 8, 300, Layout::kHeadMajor, false},  {72, 15, 3, 33, Layout::kPositionMajor, true},
   };
   for (const Shape& sh : shapes) {
     AttnCase c{sh.head_dim, sh.context, sh.q_heads, sh.kv_heads, DType::kF32, sh.layout, sh.pad};
