@@ -16,7 +16,7 @@ do for [fmt in "svg png"] {
   set logscale x 2
   set xrange [0.7142857143:50045.8]
   set logscale y
-  set yrange [1.025663749:615.7441316]
+  set yrange [1.025663749:757.7724986]
   set ytics ("2.00" 2, "5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100, "200" 200, "500" 500)
   set key outside right top vertical Left reverse noenhanced box width 1 font ",9"
   set xlabel "context (cached positions, log2 scale)"
@@ -30,15 +30,15 @@ do for [fmt in "svg png"] {
        datafile index 5 using 1:2 with linespoints pt 6 ps 0.9 lw 2 lc rgb "#2ca02c" dt 3 title "28L 16q/8kv d128 cold", \
        datafile index 6 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "32L 32q/8kv d128 warm", \
        datafile index 7 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "32L 32q/1kv d128 warm", \
-       473.649332 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 474 GB/s", \
-       166.3431603 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 166 GB/s"
+       582.901922 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 583 GB/s", \
+       209.6625603 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 210 GB/s"
   set title "fp32 (2/2)" noenhanced
   plot datafile index 8 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "attention 28L 8q/8kv d128 warm", \
        datafile index 9 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "attention 28L 16q/8kv d128 warm", \
        datafile index 10 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#2ca02c" dt 1 title "attention 28L 32q/8kv d128 warm", \
        datafile index 11 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#d62728" dt 1 title "attention 28L 64q/8kv d128 warm", \
-       473.649332 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 474 GB/s", \
-       166.3431603 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 166 GB/s"
+       582.901922 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 583 GB/s", \
+       209.6625603 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 210 GB/s"
   set title "fp16" noenhanced
   plot datafile index 12 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
        datafile index 13 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
@@ -47,8 +47,8 @@ do for [fmt in "svg png"] {
        datafile index 16 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 16q/8kv d128 warm", \
        datafile index 17 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 32q/8kv d128 warm", \
        datafile index 18 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 64q/8kv d128 warm", \
-       473.649332 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 474 GB/s", \
-       166.3431603 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 166 GB/s"
+       582.901922 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 583 GB/s", \
+       209.6625603 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 210 GB/s"
   set title "bf16" noenhanced
   plot datafile index 19 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
        datafile index 20 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
@@ -57,8 +57,8 @@ do for [fmt in "svg png"] {
        datafile index 23 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 16q/8kv d128 warm", \
        datafile index 24 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 32q/8kv d128 warm", \
        datafile index 25 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 64q/8kv d128 warm", \
-       473.649332 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 474 GB/s", \
-       166.3431603 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 166 GB/s"
+       582.901922 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 583 GB/s", \
+       209.6625603 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 210 GB/s"
   set title "int8" noenhanced
   plot datafile index 26 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "28L 16q/8kv d128 warm", \
        datafile index 27 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#ff7f0e" dt 1 title "32L 32q/8kv d128 warm", \
@@ -67,8 +67,8 @@ do for [fmt in "svg png"] {
        datafile index 30 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#9467bd" dt 1 title "attention 28L 16q/8kv d128 warm", \
        datafile index 31 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#8c564b" dt 1 title "attention 28L 32q/8kv d128 warm", \
        datafile index 32 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#e377c2" dt 1 title "attention 28L 64q/8kv d128 warm", \
-       473.649332 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 474 GB/s", \
-       166.3431603 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 166 GB/s"
+       582.901922 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 583 GB/s", \
+       209.6625603 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 210 GB/s"
   unset multiplot
 
   unset output

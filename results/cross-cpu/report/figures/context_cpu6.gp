@@ -16,7 +16,7 @@ do for [fmt in "svg png"] {
   set logscale x 2
   set xrange [0.7142857143:50045.8]
   set logscale y
-  set yrange [1.025663749:615.7441316]
+  set yrange [1.025663749:757.7724986]
   set ytics ("2.00" 2, "5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100, "200" 200, "500" 500)
   set key outside right top vertical Left reverse noenhanced box width 1 font ",9"
   set xlabel "context (cached positions, log2 scale)"

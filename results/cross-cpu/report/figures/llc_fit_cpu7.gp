@@ -16,7 +16,7 @@ do for [fmt in "svg png"] {
   set logscale xy
   set xtics ("256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824, "4 GiB" 4294967296, "16 GiB" 1.717986918e+10)
   set xrange [81920:2.748779069e+10]
-  set yrange [1.025663749:615.7441316]
+  set yrange [1.025663749:757.7724986]
   set ytics ("2.00" 2, "5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100, "200" 200, "500" 500)
   set arrow 1 from 2097152, graph 0 to 2097152, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" front
   set label 1 "L2/core 2 MiB" at 2097152, graph 0.97 rotate by 90 right offset -1.0,0 tc rgb "#555555" font ",9" front noenhanced

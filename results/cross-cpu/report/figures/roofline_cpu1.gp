@@ -17,23 +17,23 @@ do for [fmt in "svg png"] {
   set xlabel "arithmetic intensity (FLOP/byte)"
   set ylabel "attained performance (GFLOP/s)"
   set xrange [0.12578125:124.1155747]
-  set yrange [0.7607739541:3158.990511]
+  set yrange [0.579525567:5662.854746]
   set xtics ("0.125" 0.125, "0.25" 0.25, "0.5" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64)
   set samples 400
-  peak = 1579.495255
-  bw_L1 = 2909.052842
+  peak = 2831.427373
+  bw_L1 = 4020.730519
   roof_L1(x) = (x*bw_L1 < peak ? x*bw_L1 : peak)
-  bw_L2 = 1052.884488
+  bw_L2 = 2221.095307
   roof_L2(x) = (x*bw_L2 < peak ? x*bw_L2 : peak)
-  bw_L3 = 473.649332
+  bw_L3 = 582.901922
   roof_L3(x) = (x*bw_L3 < peak ? x*bw_L3 : peak)
-  bw_DRAM = 166.3431603
+  bw_DRAM = 209.6625603
   roof_DRAM(x) = (x*bw_DRAM < peak ? x*bw_DRAM : peak)
-  plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 2909 GB/s", \
-       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 1053 GB/s", \
-       roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 474 GB/s", \
-       roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 166 GB/s", \
-       peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 1579 GFLOP/s", \
+  plot roof_L1(x) with lines lw 2 dt 1 lc rgb "#444444" title "L1 read roof 4021 GB/s", \
+       roof_L2(x) with lines lw 2 dt 2 lc rgb "#444444" title "L2 read roof 2221 GB/s", \
+       roof_L3(x) with lines lw 2 dt 3 lc rgb "#444444" title "L3 read roof 583 GB/s", \
+       roof_DRAM(x) with lines lw 2 dt 4 lc rgb "#444444" title "DRAM read roof 210 GB/s", \
+       peak with lines lw 2 lc rgb "#000000" title "FP32 FMA peak 2831 GFLOP/s", \
        datafile index 0 using 1:2 with points pt 13 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 1 using 1:2 with points pt 5 ps 1.3 lc rgb "#2ca02c" notitle, \
        datafile index 2 using 1:2 with points pt 9 ps 1.3 lc rgb "#2ca02c" notitle, \

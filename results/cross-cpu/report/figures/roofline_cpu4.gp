@@ -17,7 +17,7 @@ do for [fmt in "svg png"] {
   set xlabel "arithmetic intensity (FLOP/byte)"
   set ylabel "attained performance (GFLOP/s)"
   set xrange [0.12578125:124.1155747]
-  set yrange [0.7607739541:3158.990511]
+  set yrange [0.579525567:5662.854746]
   set xtics ("0.125" 0.125, "0.25" 0.25, "0.5" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64)
   set samples 400
   peak = 352.937808

@@ -23,7 +23,7 @@ do for [fmt in "svg png"] {
   set key at screen 0.5, screen 0.02 center bottom horizontal maxrows 3 width 2 noenhanced box
   set title "decode_step bandwidth (largest context per dtype)" noenhanced
   set ylabel "attained bandwidth (GB/s)"
-  set yrange [0:182.9774763]
+  set yrange [0:230.6288164]
   plot datafile index 0 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#1f77b4" title "fp32 32L 32q/8kv d128 ctx 16384 (DRAM)", \
        datafile index 1 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#ff7f0e" title "fp16 32L 32q/8kv d128 ctx 16384 (DRAM)", \
        datafile index 2 using 1:2 with linespoints pt 7 ps 1 lw 2 lc rgb "#2ca02c" title "bf16 32L 32q/8kv d128 ctx 16384 (DRAM)", \

@@ -16,7 +16,7 @@ do for [fmt in "svg png"] {
   set logscale xy
   set xtics ("256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824, "4 GiB" 4294967296)
   set xrange [81920:6871947674]
-  set yrange [1.429522403:615.7441316]
+  set yrange [1.088949979:757.7724986]
   set ytics ("2.00" 2, "5.00" 5, "10.0" 10, "20.0" 20, "50.0" 50, "100" 100, "200" 200, "500" 500)
   set arrow 1 from 2097152, graph 0 to 2097152, graph 1 nohead dt 2 lw 1.5 lc rgb "#555555" front
   set label 1 "L2/core 2 MiB" at 2097152, graph 0.97 rotate by 90 right offset -1.0,0 tc rgb "#555555" font ",9" front noenhanced
@@ -36,8 +36,8 @@ do for [fmt in "svg png"] {
        datafile index 7 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
        datafile index 8 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
        datafile index 9 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
-       473.649332 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 474 GB/s", \
-       166.3431603 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 166 GB/s", \
+       582.901922 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 583 GB/s", \
+       209.6625603 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 210 GB/s", \
        datafile index 10 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
   set title "attention" noenhanced
   plot datafile index 11 using 1:2 with linespoints pt 7 ps 0.9 lw 2 lc rgb "#1f77b4" dt 1 title "fp32 warm (28L 16q/8kv d128)", \
@@ -48,9 +48,8 @@ do for [fmt in "svg png"] {
        datafile index 16 using 1:2 with points pt 7 ps 0.5 lc rgb "#ff7f0e" notitle, \
        datafile index 17 using 1:2 with points pt 7 ps 0.5 lc rgb "#2ca02c" notitle, \
        datafile index 18 using 1:2 with points pt 7 ps 0.5 lc rgb "#d62728" notitle, \
-       473.649332 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 474 GB/s", \
-       166.3431603 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 166 GB/s", \
-       datafile index 19 using 1:2 with points pt 6 ps 2.8 lw 2 lc rgb "black" title "knee (drop >= 15%)"
+       582.901922 with lines lw 2 dt 4 lc rgb "#333333" title "L3 read ceiling 583 GB/s", \
+       209.6625603 with lines lw 2 dt 2 lc rgb "#333333" title "DRAM read ceiling 210 GB/s"
   unset multiplot
 
   unset output
