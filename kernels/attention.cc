@@ -408,9 +408,10 @@ constexpr int kChunksBlock = 4;
 // not sequential, and the hardware prefetcher streams it worse. Measured on the Zen 5 EPYC guest, kernel_bench, 1 thread, G = 2,
 // one layer streamed from DRAM (16384 positions), alternating binaries, 2 rounds: fp32 G = 2
 // 5114-5117 -> 4724-4843 us, G = 1 4774-5136 -> 4219-4375 us; fp16, int8 and the L3-resident cases
-// within noise (2%).
+// within noise (2%). The pass of three heads (kTripleHeads) sweeps 8 chunks too: 24 accumulators,
+// 3 probabilities and the row's chunk fit 32 registers.
 template <int H>
-constexpr int kChunksBlockFor = H <= 2 && HWY_MAX_BYTES >= 64 ? 8 : kChunksBlock;
+constexpr int kChunksBlockFor = H <= 3 && HWY_MAX_BYTES >= 64 ? 8 : kChunksBlock;
 // On targets of blocks of 2 heads (256-bit and narrower), a group of three heads (Llama 3.2 3B)
 // makes one pass of three instead of a pair and a single one, for fp32 and fp16 rows: each K and
 // V chunk loaded feeds three heads, and a tile takes one pass, not two. 12 accumulators and 3
@@ -425,10 +426,20 @@ constexpr int kChunksBlockFor = H <= 2 && HWY_MAX_BYTES >= 64 ? 8 : kChunksBlock
 //   code: the spread of two builds on this guest).
 // The last three heads of a larger odd group as one pass did not pay: G = 7 (28 q / 4 KV heads)
 // fp32 1.01-1.04 in the first A/B and 1.13 / 1.23 (DRAM / L3, slower in 8 of 8) in the second,
-// fp16 0.82-0.99; so G = 3 only. AVX-512 targets (blocks of 4) are unmeasured and unchanged.
+// fp16 0.82-0.99; so G = 3 only.
+// On 512-bit targets (blocks of 4 heads, 32 registers) G = 3 was a pair and a single as well;
+// there fp32, fp16, bf16 and int8 make the pass of three (fp8 and int4 unmeasured, unchanged).
+// One scratch build switching it (KVB_H3), same shapes, LLC held at 32 / 64 MiB, time with over
+// without (results/epyc-zen5-2c-kvm/triple-heads/); G = 4 (code not touched) the control:
+//   Zen 5 guest, 1 thread, 8 rounds: G = 3 from L3 fp32 0.68 (8 of 8, p_holm 0.027), fp16 0.85,
+//   bf16 0.90, int8 0.90; from DRAM 0.88-0.95, fp16 1.07 (2 of 8); control 0.96-1.02;
+//   2 threads, 8 rounds: G = 3 0.71-0.96, control 1.03-1.16 (the new arm's runs drifted slower);
+//   EMR host, 1 thread, 5 rounds: L3 0.85-0.92, DRAM fp16 0.90, bf16 0.92, int8 0.84, fp32 1.06;
+//   control 0.93-1.06; 16 threads, 4 rounds: 0.82-0.94, fp32 DRAM 1.04; control 0.97-1.14.
 template <typename P>
 constexpr bool kTripleHeads =
-    kHeadsBlock == 2 && (std::is_same_v<P, const float*> || std::is_same_v<P, const hwy::float16_t*>);
+    std::is_same_v<P, const float*> || std::is_same_v<P, const hwy::float16_t*> ||
+    (kHeadsBlock == 4 && (std::is_same_v<P, const hwy::bfloat16_t*> || std::is_same_v<P, const std::int8_t*>));
 
 // Lane sums of four vectors in one 128-bit vector [sum a0, sum a1, sum a2, sum a3]
 // (lane_reduce-inl.h).

@@ -146,8 +146,9 @@ std::vector<AttnCase> sweep_cases() {
   cases.push_back({256, 64, 16, 4, DType::kBF16, Layout::kPositionMajor, false});
   cases.push_back({256, 64, 16, 4, DType::kI4, Layout::kHeadMajor, true});
   cases.push_back({64, 33, 16, 2, DType::kF16, Layout::kHeadMajor, false});
-  // G = 3: on 256-bit targets fp32 and fp16 score and accumulate the three heads as one pass, the
-  // other dtypes (and every larger odd group) a pair and a single; G = 5 with a scalar tail.
+  // G = 3: fp32 and fp16 (and on 512-bit targets bf16 and int8) score and accumulate the three
+  // heads as one pass, the other dtypes (and every larger odd group) a pair and a single; G = 5
+  // with a scalar tail.
   for (DType t : kExtendedDTypes) {
     cases.push_back({128, 300, 24, 8, t, Layout::kHeadMajor, false});
     cases.push_back({72, 33, 15, 3, t, Layout::kPositionMajor, true});
@@ -477,17 +478,21 @@ TEST(LowPrecisionDecode, FastKernelDecodesEveryCodeLikeTheCodecs) {
 // Every Highway target compiled in (AVX3, AVX2, SSE4, ... down to scalar), not only the one this
 // machine dispatches to: the encoders must write the same bytes as on the best target (which the
 // write tests check against the scalar codecs) and the fast kernel must match the reference.
-// head_dim 88 gives every target a mix of int4 pairs, single chunks and scalar tails.
+// head_dim 88 gives every target a mix of int4 pairs, single chunks and scalar tails; G = 3 at
+// head_dim 136 the pass of three heads (fp32 and fp16 everywhere, bf16 and int8 on 512-bit
+// targets) with 8-chunk sweeps and a tail.
 TEST(SimdTarget, EveryCompiledTargetEncodesAndAttendsCorrectly) {
   const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
   ASSERT_FALSE(targets.empty());
   for (std::int64_t target : targets) std::printf("testing target %s\n", hwy::TargetName(target));
-  for (DType t : kExtendedDTypes) {
-    AttnCase c{88, 77, 16, 4, t, Layout::kPositionMajor, false};
+  for (DType t : kExtendedDTypes)
+  for (const AttnCase& c : {AttnCase{88, 77, 16, 4, t, Layout::kPositionMajor, false},
+                            AttnCase{136, 77, 12, 4, t, Layout::kHeadMajor, true}}) {
     std::mt19937 rng(21);
     std::vector<std::vector<float>> kv;
-    for (int i = 0; i < 4; ++i) kv.push_back(random_floats(4 * 77 * 88, rng));
-    const auto q = random_floats(16 * 88, rng, -3.0f, 3.0f);
+    for (int i = 0; i < 4; ++i)
+      kv.push_back(random_floats(static_cast<std::size_t>(c.kv_heads) * 77 * c.head_dim, rng));
+    const auto q = random_floats(static_cast<std::size_t>(c.q_heads) * c.head_dim, rng, -3.0f, 3.0f);
     OwnedCache best(shape_of(c, t, 77));
     ASSERT_EQ(best.status(), Status::kOk);
     fill(best, kv, 77);
@@ -501,11 +506,12 @@ TEST(SimdTarget, EveryCompiledTargetEncodesAndAttendsCorrectly) {
       const auto ref = reference(cache, 1, 77, q);
       std::vector<float> out(ref.size());
       std::vector<float> ws(static_cast<std::size_t>(attention_partial_floats(cache.geometry().shape())));
-      ASSERT_EQ(decode_attention(cache.view(), 1, 77, q.data(), 1.0f / std::sqrt(88.0f), out.data(),
+      ASSERT_EQ(decode_attention(cache.view(), 1, 77, q.data(), 1.0f / std::sqrt(float(c.head_dim)), out.data(),
                                  ws.data()),
                 Status::kOk);
       EXPECT_STREQ(simd_target_name(), hwy::TargetName(target));
-      EXPECT_LE(max_abs_diff(out, ref), kKernelTol) << dtype_name(t) << " on " << hwy::TargetName(target);
+      EXPECT_LE(max_abs_diff(out, ref), kKernelTol)
+          << dtype_name(t) << " on " << hwy::TargetName(target) << ", G = " << c.q_heads / c.kv_heads;
     }
     hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
   }
