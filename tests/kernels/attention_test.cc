@@ -485,35 +485,36 @@ TEST(SimdTarget, EveryCompiledTargetEncodesAndAttendsCorrectly) {
   const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
   ASSERT_FALSE(targets.empty());
   for (std::int64_t target : targets) std::printf("testing target %s\n", hwy::TargetName(target));
-  for (DType t : kExtendedDTypes)
-  for (const AttnCase& c : {AttnCase{88, 77, 16, 4, t, Layout::kPositionMajor, false},
-                            AttnCase{136, 77, 12, 4, t, Layout::kHeadMajor, true}}) {
-    std::mt19937 rng(21);
-    std::vector<std::vector<float>> kv;
-    for (int i = 0; i < 4; ++i)
-      kv.push_back(random_floats(static_cast<std::size_t>(c.kv_heads) * 77 * c.head_dim, rng));
-    const auto q = random_floats(static_cast<std::size_t>(c.q_heads) * c.head_dim, rng, -3.0f, 3.0f);
-    OwnedCache best(shape_of(c, t, 77));
-    ASSERT_EQ(best.status(), Status::kOk);
-    fill(best, kv, 77);
-    for (std::int64_t target : targets) {
-      hwy::SetSupportedTargetsForTest(target);
-      OwnedCache cache(shape_of(c, t, 77));
-      fill(cache, kv, 77);
-      ASSERT_EQ(std::memcmp(cache.bytes(), best.bytes(), static_cast<std::size_t>(cache.geometry().data_bytes())), 0)
-          << dtype_name(t) << " encoded differently on " << hwy::TargetName(target);
-      ASSERT_EQ(cache.scales(), best.scales()) << dtype_name(t) << " on " << hwy::TargetName(target);
-      const auto ref = reference(cache, 1, 77, q);
-      std::vector<float> out(ref.size());
-      std::vector<float> ws(static_cast<std::size_t>(attention_partial_floats(cache.geometry().shape())));
-      ASSERT_EQ(decode_attention(cache.view(), 1, 77, q.data(), 1.0f / std::sqrt(float(c.head_dim)), out.data(),
-                                 ws.data()),
-                Status::kOk);
-      EXPECT_STREQ(simd_target_name(), hwy::TargetName(target));
-      EXPECT_LE(max_abs_diff(out, ref), kKernelTol)
-          << dtype_name(t) << " on " << hwy::TargetName(target) << ", G = " << c.q_heads / c.kv_heads;
+  for (DType t : kExtendedDTypes) {
+    for (const AttnCase& c : {AttnCase{88, 77, 16, 4, t, Layout::kPositionMajor, false},
+                              AttnCase{136, 77, 12, 4, t, Layout::kHeadMajor, true}}) {
+      std::mt19937 rng(21);
+      std::vector<std::vector<float>> kv;
+      for (int i = 0; i < 4; ++i)
+        kv.push_back(random_floats(static_cast<std::size_t>(c.kv_heads) * 77 * c.head_dim, rng));
+      const auto q = random_floats(static_cast<std::size_t>(c.q_heads) * c.head_dim, rng, -3.0f, 3.0f);
+      OwnedCache best(shape_of(c, t, 77));
+      ASSERT_EQ(best.status(), Status::kOk);
+      fill(best, kv, 77);
+      for (std::int64_t target : targets) {
+        hwy::SetSupportedTargetsForTest(target);
+        OwnedCache cache(shape_of(c, t, 77));
+        fill(cache, kv, 77);
+        ASSERT_EQ(std::memcmp(cache.bytes(), best.bytes(), static_cast<std::size_t>(cache.geometry().data_bytes())), 0)
+            << dtype_name(t) << " encoded differently on " << hwy::TargetName(target);
+        ASSERT_EQ(cache.scales(), best.scales()) << dtype_name(t) << " on " << hwy::TargetName(target);
+        const auto ref = reference(cache, 1, 77, q);
+        std::vector<float> out(ref.size());
+        std::vector<float> ws(static_cast<std::size_t>(attention_partial_floats(cache.geometry().shape())));
+        ASSERT_EQ(decode_attention(cache.view(), 1, 77, q.data(), 1.0f / std::sqrt(float(c.head_dim)), out.data(),
+                                   ws.data()),
+                  Status::kOk);
+        EXPECT_STREQ(simd_target_name(), hwy::TargetName(target));
+        EXPECT_LE(max_abs_diff(out, ref), kKernelTol)
+            << dtype_name(t) << " on " << hwy::TargetName(target) << ", G = " << c.q_heads / c.kv_heads;
+      }
+      hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
     }
-    hwy::SetSupportedTargetsForTest(0);  // back to the real CPU
   }
 }
 
