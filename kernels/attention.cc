@@ -436,6 +436,13 @@ constexpr int kChunksBlockFor = H <= 3 && HWY_MAX_BYTES >= 64 ? 8 : kChunksBlock
 //   2 threads, 8 rounds: G = 3 0.71-0.96, control 1.03-1.16 (the new arm's runs drifted slower);
 //   EMR host, 1 thread, 5 rounds: L3 0.85-0.92, DRAM fp16 0.90, bf16 0.92, int8 0.84, fp32 1.06;
 //   control 0.93-1.06; 16 threads, 4 rounds: 0.82-0.94, fp32 DRAM 1.04; control 0.97-1.14.
+// There a group of 4k + 3 heads (G = 7: Qwen2.5-7B, 28 q / 4 KV) ends in the pass of three too:
+// k + 1 passes over each tile, not k + 2. One scratch build switching it
+// (results/epyc-zen5-2c-oxide/tail-of-three/), Zen 5 guest, 1 thread, 28 layers, 4 KV heads, 8
+// rounds, G = 7 time with over without: from L3 (96 positions) fp32 0.83, bf16 0.88, fp16 and
+// int8 0.91; from DRAM (4096) bf16 0.86, fp16 and int8 0.91 (each faster in 8 of 8), fp32 0.96
+// (6 of 8); G = 8 (control) 0.99-1.00. G = 6 as 3 + 3 instead of 4 + 2 did not pay: fp32 0.88
+// from L3 but 1.19 from DRAM, bf16 1.09, fp16 and int8 0.96-1.02; so 4 + 2 stays.
 template <typename P>
 constexpr bool kTripleHeads =
     std::is_same_v<P, const float*> || std::is_same_v<P, const hwy::float16_t*> ||
@@ -1073,9 +1080,12 @@ void PartialTyped(const PartialArgs& a) {
   // 16 (0.70-1.16), G = 8 over G = 1 per round, medians 1.51 -> 1.31 (1 thread) and 1.41 ->
   // 1.22 (16); on the Zen 5 guest (4 rounds) 1.00 at 1 and 2 threads. Two tiles ahead timed as
   // one on EMR (5 rounds) and, into L1, 7% slower on the Zen 5.
-  const bool triple = kTripleHeads<P> && G == 3;  // one pass of three heads (kTripleHeads)
-  const std::int32_t paired_end = triple ? 0 : G;
-  const int head_passes = triple ? 1 : G / kHeadsBlock + (G % kHeadsBlock) / 2 + (G % kHeadsBlock) % 2;
+  // One pass of three heads (kTripleHeads) for G = 3, and on blocks of 4 heads as the last pass
+  // of G = 4k + 3; the heads before it in blocks.
+  const bool triple = kTripleHeads<P> && (G == 3 || (kHeadsBlock == 4 && G % 4 == 3));
+  const std::int32_t paired_end = triple ? G - 3 : G;
+  const int head_passes = triple ? paired_end / kHeadsBlock + 1
+                                 : G / kHeadsBlock + (G % kHeadsBlock) / 2 + (G % kHeadsBlock) % 2;
   const bool shared = head_passes > 1 && prefetch_rows_ahead(row_bytes) < kT;
   const std::int64_t pf_ahead = shared ? kT : prefetch_rows_ahead(row_bytes);
   // The prefetcher for head pass `pass`: the whole window in the first pass, or its share.

@@ -147,10 +147,12 @@ std::vector<AttnCase> sweep_cases() {
   cases.push_back({256, 64, 16, 4, DType::kI4, Layout::kHeadMajor, true});
   cases.push_back({64, 33, 16, 2, DType::kF16, Layout::kHeadMajor, false});
   // G = 3: fp32 and fp16 (and on 512-bit targets bf16 and int8) score and accumulate the three
-  // heads as one pass, the other dtypes (and every larger odd group) a pair and a single; G = 5
-  // with a scalar tail.
+  // heads as one pass, the other dtypes a pair and a single; G = 7 and 11 (on 512-bit targets
+  // blocks of four, then the pass of three), G = 5 with a scalar tail.
   for (DType t : kExtendedDTypes) {
     cases.push_back({128, 300, 24, 8, t, Layout::kHeadMajor, false});
+    cases.push_back({128, 300, 28, 4, t, Layout::kPositionMajor, false});
+    cases.push_back({72, 33, 22, 2, t, Layout::kHeadMajor, true});
     cases.push_back({72, 33, 15, 3, t, Layout::kPositionMajor, true});
   }
   // fp32 groups of one or two heads take tiles of 256 positions: exactly one, one row more, and
@@ -201,7 +203,7 @@ TEST(AttentionSweepCoverage, EveryAxisValueIsCovered) {
     EXPECT_TRUE(covered([&](const AttnCase& c) { return c.head_dim == d; })) << d;
   for (std::int64_t t : {1, 7, 64, 4099})
     EXPECT_TRUE(covered([&](const AttnCase& c) { return c.context == t; })) << t;
-  for (std::int32_t g : {1, 2, 3, 4, 5, 7, 40})
+  for (std::int32_t g : {1, 2, 3, 4, 5, 7, 11, 40})
     EXPECT_TRUE(covered([&](const AttnCase& c) { return c.q_heads / c.kv_heads == g; })) << g;
   for (DType t : kExtendedDTypes)
     for (Layout l : {Layout::kHeadMajor, Layout::kPositionMajor})
@@ -478,16 +480,17 @@ TEST(LowPrecisionDecode, FastKernelDecodesEveryCodeLikeTheCodecs) {
 // Every Highway target compiled in (AVX3, AVX2, SSE4, ... down to scalar), not only the one this
 // machine dispatches to: the encoders must write the same bytes as on the best target (which the
 // write tests check against the scalar codecs) and the fast kernel must match the reference.
-// head_dim 88 gives every target a mix of int4 pairs, single chunks and scalar tails; G = 3 at
-// head_dim 136 the pass of three heads (fp32 and fp16 everywhere, bf16 and int8 on 512-bit
-// targets) with 8-chunk sweeps and a tail.
+// head_dim 88 gives every target a mix of int4 pairs, single chunks and scalar tails; G = 3 and
+// G = 7 at head_dim 136 the pass of three heads (fp32 and fp16 everywhere, bf16 and int8 on
+// 512-bit targets; at G = 7 after a block of four there) with 8-chunk sweeps and a tail.
 TEST(SimdTarget, EveryCompiledTargetEncodesAndAttendsCorrectly) {
   const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
   ASSERT_FALSE(targets.empty());
   for (std::int64_t target : targets) std::printf("testing target %s\n", hwy::TargetName(target));
   for (DType t : kExtendedDTypes) {
     for (const AttnCase& c : {AttnCase{88, 77, 16, 4, t, Layout::kPositionMajor, false},
-                              AttnCase{136, 77, 12, 4, t, Layout::kHeadMajor, true}}) {
+                              AttnCase{136, 77, 12, 4, t, Layout::kHeadMajor, true},
+                              AttnCase{136, 77, 28, 4, t, Layout::kPositionMajor, true}}) {
       std::mt19937 rng(21);
       std::vector<std::vector<float>> kv;
       for (int i = 0; i < 4; ++i)
