@@ -428,7 +428,7 @@ constexpr int kChunksBlockFor = H <= 3 && HWY_MAX_BYTES >= 64 ? 8 : kChunksBlock
 // fp32 1.01-1.04 in the first A/B and 1.13 / 1.23 (DRAM / L3, slower in 8 of 8) in the second,
 // fp16 0.82-0.99; so G = 3 only.
 // On 512-bit targets (blocks of 4 heads, 32 registers) G = 3 was a pair and a single as well;
-// there fp32, fp16, bf16 and int8 make the pass of three (fp8 and int4 unmeasured, unchanged).
+// there every dtype makes the pass of three.
 // One scratch build switching it (KVB_H3), same shapes, LLC held at 32 / 64 MiB, time with over
 // without (results/epyc-zen5-2c-kvm/triple-heads/); G = 4 (code not touched) the control:
 //   Zen 5 guest, 1 thread, 8 rounds: G = 3 from L3 fp32 0.68 (8 of 8, p_holm 0.027), fp16 0.85,
@@ -443,10 +443,12 @@ constexpr int kChunksBlockFor = H <= 3 && HWY_MAX_BYTES >= 64 ? 8 : kChunksBlock
 // int8 0.91; from DRAM (4096) bf16 0.86, fp16 and int8 0.91 (each faster in 8 of 8), fp32 0.96
 // (6 of 8); G = 8 (control) 0.99-1.00. G = 6 as 3 + 3 instead of 4 + 2 did not pay: fp32 0.88
 // from L3 but 1.19 from DRAM, bf16 1.09, fp16 and int8 0.96-1.02; so 4 + 2 stays.
+// fp8 and int4 rows, whose decode per chunk costs more, gained most (one scratch build switching
+// them, same guest and shapes, 8 rounds, time with over without and over the G = 4 control's
+// ratio of the round): G = 3 0.67-0.77 (faster in 8 of 8 rounds), G = 7 0.80-0.93.
 template <typename P>
 constexpr bool kTripleHeads =
-    std::is_same_v<P, const float*> || std::is_same_v<P, const hwy::float16_t*> ||
-    (kHeadsBlock == 4 && (std::is_same_v<P, const hwy::bfloat16_t*> || std::is_same_v<P, const std::int8_t*>));
+    kHeadsBlock == 4 || std::is_same_v<P, const float*> || std::is_same_v<P, const hwy::float16_t*>;
 
 // Lane sums of four vectors in one 128-bit vector [sum a0, sum a1, sum a2, sum a3]
 // (lane_reduce-inl.h).
