@@ -442,7 +442,8 @@ constexpr int kChunksBlockFor = H <= 3 && HWY_MAX_BYTES >= 64 ? 8 : kChunksBlock
 // rounds, G = 7 time with over without: from L3 (96 positions) fp32 0.83, bf16 0.88, fp16 and
 // int8 0.91; from DRAM (4096) bf16 0.86, fp16 and int8 0.91 (each faster in 8 of 8), fp32 0.96
 // (6 of 8); G = 8 (control) 0.99-1.00. G = 6 as 3 + 3 instead of 4 + 2 did not pay: fp32 0.88
-// from L3 but 1.19 from DRAM, bf16 1.09, fp16 and int8 0.96-1.02; so 4 + 2 stays.
+// from L3 but 1.19 from DRAM, bf16 1.09, fp16 and int8 0.96-1.02; so 4 + 2 stays. G = 5 as
+// 3 + 2 instead of 4 + 1 was level (0.93-1.10, none significant): 4 + 1 stays.
 // fp8 and int4 rows, whose decode per chunk costs more, gained most (one scratch build switching
 // them, same guest and shapes, 8 rounds, time with over without and over the G = 4 control's
 // ratio of the round): G = 3 0.67-0.77 (faster in 8 of 8 rounds), G = 7 0.80-0.93.
