@@ -6,6 +6,7 @@
 #include "benchmarks/usage_error.h"
 #include "benchmarks/value_list.h"
 #include "benchmarks/machine_probe.h"
+#include "kernels/simd_target.h"
 
 namespace kvb {
 namespace po = boost::program_options;
@@ -92,6 +93,10 @@ po::options_description run_options() {
        "software prefetch of the attention kernels' K/V rows: t0 (into L1), t2 (towards L2), "
        "none, or auto (the one measured fastest on this CPU: t2 on AMD family 25, else t0); "
        "the isa column ends in +PF-T2 / +PF-NONE when not t0")
+      ("simd-target", po::value<std::string>()->default_value("best"),
+       "the SIMD target every kernel and ceiling runs: best (the best this CPU runs), or one this "
+       "binary has that the CPU runs, e.g. avx2 on an AVX-512 CPU (kvbench topo lists them); below "
+       "AVX-512 the AVX512-BF16 and AMX paths are off too. The isa column names the target")
       ("tile-order", po::value<std::string>()->default_value("linear"),
        "the order the attention kernels read a range's tiles in: linear, or halves (the range's "
        "two halves in turn: two K and two V streams); the isa column ends in +HALVES when halves")
@@ -231,6 +236,13 @@ RunSettings run_settings_from(const po::variables_map& vm,
   }
   if (const std::string order = vm["tile-order"].as<std::string>(); !parse_tile_order(order, &s.tile_order))
     throw UsageError("bad value '" + order + "' for --tile-order: expected linear or halves");
+  s.simd_target = vm["simd-target"].as<std::string>();
+  if (s.simd_target != "best" && !is_runnable_simd_target(s.simd_target)) {
+    std::string list;
+    for (const std::string& t : runnable_simd_targets()) list += ", " + t;
+    throw UsageError("bad value '" + s.simd_target + "' for --simd-target: expected best" + list +
+                     " (the targets of this binary that this CPU runs)");
+  }
   if (const std::string sp = vm["slot-prefetch"].as<std::string>(); sp != "auto") {
     s.slot_prefetch_auto = false;
     if (!parse_slot_prefetch(sp, &s.slot_prefetch))

@@ -59,6 +59,7 @@ struct RunSettings {
   bool sw_prefetch_auto = true;
   SwPrefetch sw_prefetch = SwPrefetch::kT0;
   TileOrder tile_order = TileOrder::kLinear;  // --tile-order (kernels/tile_order.h)
+  std::string simd_target = "best";  // --simd-target: best, or the target to cap dispatch at (kernels/simd_target.h)
   // --slot-prefetch: the request an int8 append makes for its slot's lines
   // (kernels/slot_prefetch.h); auto = the one tuned for this CPU
   bool slot_prefetch_auto = true;

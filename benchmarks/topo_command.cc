@@ -8,6 +8,7 @@
 #include "benchmarks/machine_probe.h"
 #include "benchmarks/option_parser.h"
 #include "harness/topology.h"
+#include "kernels/simd_target.h"
 
 namespace kvb {
 namespace po = boost::program_options;
@@ -38,6 +39,9 @@ int topo_main(const std::vector<std::string>& args) {
   const MachineFacts m = probe_machine(*topo);
   std::cout << "\nkvbench sizing: L2 " << m.l2_bytes << " bytes per instance, LLC " << m.llc_bytes
             << " bytes, MemAvailable " << m.mem_available << " bytes, " << m.pus_total << " PUs\n";
+  std::cout << "SIMD targets this binary runs here, best first (kvbench run --simd-target):";
+  for (const std::string& t : runnable_simd_targets()) std::cout << " " << t;
+  std::cout << "\n";
   for (const std::string& d : topo->os_disagreements()) std::cout << "note: " << d << "\n";
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -767,6 +768,44 @@ TEST_F(KvbenchBinary, TileOrderIsNamedInTheIsaColumn) {
   EXPECT_EQ(slurp(dir_ / "linear.csv").find("+HALVES"), std::string::npos);
 }
 
+// kvbench topo lists the SIMD targets this binary runs here, best first; --simd-target caps the
+// kernels and ceilings at one of them (the next best, where there is one), every row's isa
+// column names it, its rows are valid, and a resume under the best target is refused.
+TEST_F(KvbenchBinary, SimdTargetIsListedAppliedAndNamedInTheIsaColumn) {
+  const Result topo = run("topo --llc 32MiB");
+  ASSERT_EQ(topo.status, 0) << topo.out << topo.err;
+  const std::string tag = "(kvbench run --simd-target):";
+  const std::size_t at = topo.out.find(tag);
+  ASSERT_NE(at, std::string::npos) << topo.out;
+  std::istringstream list(topo.out.substr(at + tag.size(), topo.out.find('\n', at) - at - tag.size()));
+  std::vector<std::string> targets;
+  for (std::string t; list >> t;) targets.push_back(t);
+  ASSERT_FALSE(targets.empty()) << topo.out;
+  const std::string target = targets.size() > 1 ? targets[1] : targets[0];
+  std::string upper = target;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const std::string args = std::string(kSmoke) + "--dtype bf16 --out simd.csv ";
+  const Result r = run(args + "--context 64 --simd-target " + target);
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const Csv csv = read_csv(dir_ / "simd.csv");
+  ASSERT_FALSE(csv.rows.empty());
+  for (const auto& row : csv.rows) {
+    const std::string& isa = row.at("isa");
+    EXPECT_EQ(isa.substr(0, isa.find('+')), upper) << isa;
+    if (target.rfind("avx3", 0) != 0) {
+      EXPECT_EQ(isa.find("+AVX512-BF16"), std::string::npos) << isa;
+    }
+    EXPECT_EQ(row.at("valid"), "1") << row.at("benchmark");
+  }
+  if (targets.size() > 1) {
+    const std::string before = slurp(dir_ / "simd.csv");
+    const Result best = run(args + "--context 64,128 --resume");
+    EXPECT_EQ(best.status, 2) << best.out << best.err;
+    EXPECT_NE(best.err.find(upper), std::string::npos) << best.err;
+    EXPECT_EQ(slurp(dir_ / "simd.csv"), before) << "the refused resume changed the file";
+  }
+}
+
 TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
   struct Case {
     std::string args, expect;
@@ -778,6 +817,7 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
       {std::string(kSmoke) + "--dtype fp8", "bad value 'fp8' for --dtype"},
       {std::string(kSmoke) + "--slot-prefetch t2", "bad value 't2' for --slot-prefetch"},
       {std::string(kSmoke) + "--tile-order quarters", "bad value 'quarters' for --tile-order"},
+      {std::string(kSmoke) + "--simd-target avx9", "bad value 'avx9' for --simd-target: expected best, "},
       {std::string(kSmoke) + "--context 8192", "beyond the model's capacity"},
       {"run --config no-such-sweep", "no-such-sweep"},
       {"run --model qwen3-0.6", "did you mean 'qwen3-0.6b'"},
