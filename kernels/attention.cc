@@ -447,9 +447,15 @@ constexpr int kChunksBlockFor = H <= 3 && HWY_MAX_BYTES >= 64 ? 8 : kChunksBlock
 // fp8 and int4 rows, whose decode per chunk costs more, gained most (one scratch build switching
 // them, same guest and shapes, 8 rounds, time with over without and over the G = 4 control's
 // ratio of the round): G = 3 0.67-0.77 (faster in 8 of 8 rounds), G = 7 0.80-0.93.
+// On 2-head (AVX2) targets fp8 takes it too: the AVX2 code on the Zen 5 guest (kvbench run
+// --simd-target avx2), one scratch build switching it for every dtype, 28 layers, 12 q / 4 KV
+// heads, 8 rounds, time with over without: fp8 e4m3 0.64 / 0.66 from DRAM / L3, e5m2 0.66 / 0.67
+// (8 of 8 rounds, p_holm < 1e-4); G = 4 (control) 0.96-1.00. int4 1.03, int8 1.03-1.05 and bf16
+// 1.14 did not gain, so they keep a pair and a single there (results/epyc-zen5-2c-oxide/avx2-triple/).
 template <typename P>
-constexpr bool kTripleHeads =
-    kHeadsBlock == 4 || std::is_same_v<P, const float*> || std::is_same_v<P, const hwy::float16_t*>;
+constexpr bool kTripleHeads = kHeadsBlock == 4 || std::is_same_v<P, const float*> ||
+                              std::is_same_v<P, const hwy::float16_t*> || std::is_same_v<P, const Fp8E4M3*> ||
+                              std::is_same_v<P, const Fp8E5M2*>;
 
 // Lane sums of four vectors in one 128-bit vector [sum a0, sum a1, sum a2, sum a3]
 // (lane_reduce-inl.h).

@@ -146,7 +146,7 @@ std::vector<AttnCase> sweep_cases() {
   cases.push_back({256, 64, 16, 4, DType::kBF16, Layout::kPositionMajor, false});
   cases.push_back({256, 64, 16, 4, DType::kI4, Layout::kHeadMajor, true});
   cases.push_back({64, 33, 16, 2, DType::kF16, Layout::kHeadMajor, false});
-  // G = 3: fp32 and fp16 (on 512-bit targets every dtype) score and accumulate the three heads
+  // G = 3: fp32, fp16 and fp8 (on 512-bit targets every dtype) score and accumulate the three heads
   // as one pass, the other dtypes a pair and a single; G = 7 and 11 (on 512-bit targets blocks of
   // four, then the pass of three), G = 5 with a scalar tail.
   for (DType t : kExtendedDTypes) {
@@ -481,7 +481,7 @@ TEST(LowPrecisionDecode, FastKernelDecodesEveryCodeLikeTheCodecs) {
 // machine dispatches to: the encoders must write the same bytes as on the best target (which the
 // write tests check against the scalar codecs) and the fast kernel must match the reference.
 // head_dim 88 gives every target a mix of int4 pairs, single chunks and scalar tails; G = 3 and
-// G = 7 at head_dim 136 the pass of three heads (fp32 and fp16 everywhere, every dtype on
+// G = 7 at head_dim 136 the pass of three heads (fp32, fp16 and fp8 everywhere, every dtype on
 // 512-bit targets, at G = 7 after a block of four there) with 8-chunk sweeps and a tail.
 TEST(SimdTarget, EveryCompiledTargetEncodesAndAttendsCorrectly) {
   const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
