@@ -9,7 +9,7 @@
 namespace kvb {
 
 // The targets this binary was compiled for that this CPU runs, best first, as Highway names them
-// in lower case ("avx3", "avx2", "sse4", "ssse3", "emu128"; "neon", "sve" on Arm). Unaffected by
+// in lower case ("avx3", "avx2", "sse4", "ssse3", "scalar" or "emu128"; "neon", "sve" on Arm). Unaffected by
 // limit_simd_target.
 std::vector<std::string> runnable_simd_targets();
 
