@@ -21,6 +21,7 @@
 #include "harness/pin_policy.h"
 #include "harness/thread_pool.h"
 #include "harness/topology.h"
+#include "kernels/attention.h"  // simd_target_name
 #include "kernels/sw_prefetch.h"
 
 namespace kvb {
@@ -56,7 +57,7 @@ void print_barrier_pairs(const std::vector<unsigned>& pus, const std::vector<std
 
 int ceilings_main(const std::vector<std::string>& args) {
   po::options_description desc("kvbench ceilings: measured hardware ceilings\n\n"
-                               "Usage: kvbench ceilings [--threads N|all] [--pin P]");
+                               "Usage: kvbench ceilings [--threads N|all] [--pin P] [--simd-target T]");
   desc.add_options()
       ("help,h", "this help")
       ("threads", po::value<std::string>()->default_value("all"), "worker threads, or all")
@@ -66,6 +67,9 @@ int ceilings_main(const std::vector<std::string>& args) {
       ("min-time", po::value<double>()->default_value(0.2, "0.2"), "seconds per repetition")
       ("llc", po::value<std::string>()->default_value("auto"),
        "LLC size the L3 and DRAM working sets come from: auto, hwloc, measure or a size (32MiB)")
+      ("simd-target", po::value<std::string>()->default_value("best"),
+       "the SIMD target the FMA and bandwidth loops run: best, or one this binary has that the CPU "
+       "runs (kvbench topo lists them), as kvbench run --simd-target sets it for its ceilings")
       ("barrier-pairs", po::bool_switch(),
        "instead: one crossing of the per-layer barrier between every two of the pool's PUs, a matrix "
        "in ns (3 repetitions of --min-time a pair)");
@@ -74,6 +78,7 @@ int ceilings_main(const std::vector<std::string>& args) {
   // Every value is checked before the machine is probed (--llc auto measures for seconds).
   const bool pairs = vm["barrier-pairs"].as<bool>();
   const LlcSetting llc = llc_option(vm["llc"].as<std::string>());
+  const std::string simd_target = simd_target_option(vm["simd-target"].as<std::string>());
   const std::string threads_text = vm["threads"].as<std::string>();
   const int asked_threads = threads_text == "all" ? 0 : static_cast<int>(parse_positive(threads_text, "threads"));
   CeilingOptions opt;
@@ -86,6 +91,7 @@ int ceilings_main(const std::vector<std::string>& args) {
   } catch (const HarnessError& e) {
     throw UsageError(e.what());
   }
+  apply_simd_target_option(simd_target);  // before the LLC probe, which reads with these loops
   const auto topo = Topology::discover();
   // The read ceiling's window loop takes the hint `kvbench run`'s kernels take on this CPU.
   const CpuFamily cpu = cpu_family(*topo);
@@ -125,7 +131,7 @@ int ceilings_main(const std::vector<std::string>& args) {
           r.kind == CeilingKind::kFma ? slowest_worker_text(r, pool.bound_pus()) : read_loops_text(r);
       std::printf("%s%s\n", detail.empty() ? "" : " ", detail.c_str());
     }
-    std::printf("threads %d, PUs %s\n", threads, pool.pu_list().c_str());
+    std::printf("threads %d, PUs %s, SIMD target %s\n", threads, pool.pu_list().c_str(), simd_target_name());
   } catch (const HarnessError& e) {
     throw UsageError(e.what());
   }

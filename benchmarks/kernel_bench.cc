@@ -20,7 +20,8 @@
 // AMD family 25), so these rows time the path kvbench's rows take; the label names it.
 // --sw-prefetch=t0|t2|none picks another, as kvbench run's option does, so one binary can time
 // the hints against each other; --slot-prefetch=auto|w|t0|none does the same for the int8
-// append's request for its slot's lines (kernels/slot_prefetch.h).
+// append's request for its slot's lines (kernels/slot_prefetch.h), and --simd-target=NAME caps the
+// dispatch as kvbench run's option does (the label names the target).
 // With the rows in L2 (floor, 512 positions, G = 2) the Zen 4 guest ran faster with no software
 // prefetch at all: time per position over T0's, medians of six alternating rounds (one build per
 // hint), none fp32 0.79, bf16 0.79, fp16 0.84, int8 0.98;
@@ -54,6 +55,7 @@
 #include "kernels/attention.h"
 #include "kernels/cache_write.h"
 #include "kernels/cost_model.h"
+#include "kernels/simd_target.h"
 #include "kernels/slot_prefetch.h"
 #include "kernels/sw_prefetch.h"
 
@@ -554,14 +556,15 @@ void register_all() {
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  // --sw-prefetch=HINT and --slot-prefetch=REQUEST, taken out of argv before Google Benchmark
-  // refuses flags it does not know.
-  std::string hint = "auto", request = "auto";
+  // --sw-prefetch=HINT, --slot-prefetch=REQUEST and --simd-target=NAME, taken out of argv before
+  // Google Benchmark refuses flags it does not know.
+  std::string hint = "auto", request = "auto", target = "best";
   for (int i = 1; i < argc;) {
     std::string* value = nullptr;
     std::string_view arg = argv[i];
     for (auto [flag, out] : {std::pair<std::string_view, std::string*>{"--sw-prefetch=", &hint},
-                             std::pair<std::string_view, std::string*>{"--slot-prefetch=", &request}}) {
+                             std::pair<std::string_view, std::string*>{"--slot-prefetch=", &request},
+                             std::pair<std::string_view, std::string*>{"--simd-target=", &target}}) {
       if (arg.substr(0, flag.size()) == flag) {
         value = out;
         arg.remove_prefix(flag.size());
@@ -576,6 +579,12 @@ int main(int argc, char** argv) {
     argv[--argc] = nullptr;
   }
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  // As kvbench run --simd-target: every kernel and loop below dispatches to at most that target.
+  if (target != "best" && !kvb::limit_simd_target(target)) {
+    std::fprintf(stderr, "kernel_bench: bad value '%s' for --simd-target: expected best, %s\n", target.c_str(),
+                 kvb::runnable_simd_target_list().c_str());
+    return 2;
+  }
   // The attention rows time the code path kvbench run takes (by default --sw-prefetch auto), the
   // append rows its slot request (--slot-prefetch auto); their label is the CSV's isa
   // ("AVX3+PF-T2" where the hint is not T0, "+SLOT-T0" where the request is not w).

@@ -5,6 +5,7 @@
 #include "benchmarks/usage_error.h"
 #include "harness/error.h"
 #include "harness/topology.h"
+#include "kernels/simd_target.h"
 
 namespace kvb {
 
@@ -25,6 +26,16 @@ LlcSetting llc_option(const std::string& text) {
   } catch (const HarnessError& e) {
     throw UsageError(e.what());
   }
+}
+
+std::string simd_target_option(const std::string& text) {
+  if (text == "best" || is_runnable_simd_target(text)) return text;
+  throw UsageError("bad value '" + text + "' for --simd-target: expected best, " + runnable_simd_target_list() +
+                   " (the targets of this binary that this CPU runs)");
+}
+
+void apply_simd_target_option(const std::string& target) {
+  if (target != "best") limit_simd_target(target);
 }
 
 LlcDecision apply_llc_option(Topology& topo, const LlcSetting& setting) {

@@ -17,4 +17,11 @@ MachineFacts probe_machine(const Topology& topo);
 LlcSetting llc_option(const std::string& text);
 LlcDecision apply_llc_option(Topology& topo, const LlcSetting& setting);
 
+// --simd-target of run and ceilings: the text itself when it is "best" or a target this binary
+// runs here (kernels/simd_target.h); anything else is a UsageError listing those.
+std::string simd_target_option(const std::string& text);
+// Caps the kernels' and ceilings' dispatch at that target (nothing for "best"). Call before
+// anything is measured, the LLC probe included.
+void apply_simd_target_option(const std::string& target);
+
 }  // namespace kvb

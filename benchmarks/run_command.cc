@@ -39,7 +39,6 @@
 #include "harness/pin_policy.h"
 #include "harness/thread_pool.h"
 #include "harness/topology.h"
-#include "kernels/simd_target.h"
 
 namespace kvb {
 namespace po = boost::program_options;
@@ -956,7 +955,7 @@ int run_main(const std::vector<std::string>& raw_args) {
     throw UsageError("--time-weights applies to --cache-state weights only (the layer weights it streams "
                      "between steps); add weights to --cache-state");
   // Before anything is measured: the LLC probe and the ceilings run the same target as the kernels.
-  if (settings.simd_target != "best") limit_simd_target(settings.simd_target);
+  apply_simd_target_option(settings.simd_target);
   const auto topo = Topology::discover();
   try {
     check_placement(*topo, placement);  // before the sweep, not once per configuration

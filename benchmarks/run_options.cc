@@ -6,7 +6,6 @@
 #include "benchmarks/usage_error.h"
 #include "benchmarks/value_list.h"
 #include "benchmarks/machine_probe.h"
-#include "kernels/simd_target.h"
 
 namespace kvb {
 namespace po = boost::program_options;
@@ -236,13 +235,7 @@ RunSettings run_settings_from(const po::variables_map& vm,
   }
   if (const std::string order = vm["tile-order"].as<std::string>(); !parse_tile_order(order, &s.tile_order))
     throw UsageError("bad value '" + order + "' for --tile-order: expected linear or halves");
-  s.simd_target = vm["simd-target"].as<std::string>();
-  if (s.simd_target != "best" && !is_runnable_simd_target(s.simd_target)) {
-    std::string list;
-    for (const std::string& t : runnable_simd_targets()) list += ", " + t;
-    throw UsageError("bad value '" + s.simd_target + "' for --simd-target: expected best" + list +
-                     " (the targets of this binary that this CPU runs)");
-  }
+  s.simd_target = simd_target_option(vm["simd-target"].as<std::string>());
   if (const std::string sp = vm["slot-prefetch"].as<std::string>(); sp != "auto") {
     s.slot_prefetch_auto = false;
     if (!parse_slot_prefetch(sp, &s.slot_prefetch))

@@ -38,6 +38,12 @@ std::vector<std::string> runnable_simd_targets() {
   return names;
 }
 
+std::string runnable_simd_target_list() {
+  std::string list;
+  for (const std::string& name : runnable_simd_targets()) list += (list.empty() ? "" : ", ") + name;
+  return list;
+}
+
 bool is_runnable_simd_target(const std::string& name) {
   const std::vector<std::string> names = runnable_simd_targets();
   return std::find(names.begin(), names.end(), lower(name)) != names.end();

@@ -12,6 +12,8 @@ namespace kvb {
 // in lower case ("avx3", "avx2", "sse4", "ssse3", "scalar" or "emu128"; "neon", "sve" on Arm). Unaffected by
 // limit_simd_target.
 std::vector<std::string> runnable_simd_targets();
+// The same names joined with ", " (for messages listing the choices).
+std::string runnable_simd_target_list();
 
 // Whether `name` (any case) is one of runnable_simd_targets().
 bool is_runnable_simd_target(const std::string& name);

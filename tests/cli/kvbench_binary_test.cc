@@ -770,7 +770,8 @@ TEST_F(KvbenchBinary, TileOrderIsNamedInTheIsaColumn) {
 
 // kvbench topo lists the SIMD targets this binary runs here, best first; --simd-target caps the
 // kernels and ceilings at one of them (the next best, where there is one), every row's isa
-// column names it, its rows are valid, and a resume under the best target is refused.
+// column names it, its rows are valid, and a resume under the best target is refused; kvbench
+// ceilings takes the same option and names the target it ran.
 TEST_F(KvbenchBinary, SimdTargetIsListedAppliedAndNamedInTheIsaColumn) {
   const Result topo = run("topo --llc 32MiB");
   ASSERT_EQ(topo.status, 0) << topo.out << topo.err;
@@ -804,6 +805,9 @@ TEST_F(KvbenchBinary, SimdTargetIsListedAppliedAndNamedInTheIsaColumn) {
     EXPECT_NE(best.err.find(upper), std::string::npos) << best.err;
     EXPECT_EQ(slurp(dir_ / "simd.csv"), before) << "the refused resume changed the file";
   }
+  const Result ceilings = run("ceilings --threads 1 --llc 8MiB --min-time 0.01 --simd-target " + target);
+  ASSERT_EQ(ceilings.status, 0) << ceilings.out << ceilings.err;
+  EXPECT_NE(ceilings.out.find("SIMD target " + upper + "\n"), std::string::npos) << ceilings.out;
 }
 
 TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
@@ -818,6 +822,7 @@ TEST_F(KvbenchBinary, BadInputExitsTwoNamingTheProblem) {
       {std::string(kSmoke) + "--slot-prefetch t2", "bad value 't2' for --slot-prefetch"},
       {std::string(kSmoke) + "--tile-order quarters", "bad value 'quarters' for --tile-order"},
       {std::string(kSmoke) + "--simd-target avx9", "bad value 'avx9' for --simd-target: expected best, "},
+      {"ceilings --simd-target avx9", "bad value 'avx9' for --simd-target: expected best, ", true},
       {std::string(kSmoke) + "--context 8192", "beyond the model's capacity"},
       {"run --config no-such-sweep", "no-such-sweep"},
       {"run --model qwen3-0.6", "did you mean 'qwen3-0.6b'"},

@@ -35,6 +35,9 @@ TEST(SimdTarget, TheListStartsWithTheTargetTheKernelsDispatchTo) {
   ASSERT_FALSE(targets.empty());
   EXPECT_EQ(targets.front(), lower(simd_target_name()));
   for (const std::string& t : targets) EXPECT_EQ(t, lower(t));
+  std::string joined;
+  for (const std::string& t : targets) joined += (joined.empty() ? "" : ", ") + t;
+  EXPECT_EQ(runnable_simd_target_list(), joined);
 }
 
 // Each runnable target, capped at, is the one the kernels run: the name says so, the AVX-512 paths
