@@ -452,10 +452,17 @@ constexpr int kChunksBlockFor = H <= 3 && HWY_MAX_BYTES >= 64 ? 8 : kChunksBlock
 // heads, 8 rounds, time with over without: fp8 e4m3 0.64 / 0.66 from DRAM / L3, e5m2 0.66 / 0.67
 // (8 of 8 rounds, p_holm < 1e-4); G = 4 (control) 0.96-1.00. int4 1.03, int8 1.03-1.05 and bf16
 // 1.14 did not gain, so they keep a pair and a single there (results/epyc-zen5-2c-oxide/avx2-triple/).
+// There fp8 also ends every odd group above three in it (G = 5 as 2 + 3, G = 7 as 2 + 2 + 3: one
+// pass fewer, one decode of each chunk fewer): the same guest's AVX2 code, one scratch build
+// switching it, 8 layers, 4 KV heads, 8 rounds, time with over without, L3 / DRAM: e4m3 G = 5
+// 0.78 / 0.78, G = 7 0.83 / 0.90; e5m2 G = 5 0.78 / 0.80, G = 7 0.85 / 0.84 (8 of 8 rounds, p_holm
+// <= 0.011); G = 4 (control) 0.99-1.06. fp32 and fp16 keep 2 + ... + 1 (G = 7 as 2 + 2 + 3 did
+// not pay on the Zen 3 guest's AVX2 core; results/epyc-zen3-2c-kvm/triple-heads/).
+template <typename P>
+constexpr bool kFp8Rows = std::is_same_v<P, const Fp8E4M3*> || std::is_same_v<P, const Fp8E5M2*>;
 template <typename P>
 constexpr bool kTripleHeads = kHeadsBlock == 4 || std::is_same_v<P, const float*> ||
-                              std::is_same_v<P, const hwy::float16_t*> || std::is_same_v<P, const Fp8E4M3*> ||
-                              std::is_same_v<P, const Fp8E5M2*>;
+                              std::is_same_v<P, const hwy::float16_t*> || kFp8Rows<P>;
 
 // Lane sums of four vectors in one 128-bit vector [sum a0, sum a1, sum a2, sum a3]
 // (lane_reduce-inl.h).
@@ -1089,9 +1096,10 @@ void PartialTyped(const PartialArgs& a) {
   // 16 (0.70-1.16), G = 8 over G = 1 per round, medians 1.51 -> 1.31 (1 thread) and 1.41 ->
   // 1.22 (16); on the Zen 5 guest (4 rounds) 1.00 at 1 and 2 threads. Two tiles ahead timed as
   // one on EMR (5 rounds) and, into L1, 7% slower on the Zen 5.
-  // One pass of three heads (kTripleHeads) for G = 3, and on blocks of 4 heads as the last pass
-  // of G = 4k + 3; the heads before it in blocks.
-  const bool triple = kTripleHeads<P> && (G == 3 || (kHeadsBlock == 4 && G % 4 == 3));
+  // One pass of three heads (kTripleHeads) for G = 3, and as the last pass of G = 4k + 3 on
+  // blocks of 4 heads, of every odd G for fp8 on pairs; the heads before it in blocks.
+  const bool triple = kTripleHeads<P> && (G == 3 || (kHeadsBlock == 4 && G % 4 == 3) ||
+                                          (kHeadsBlock == 2 && kFp8Rows<P> && G % 2 == 1 && G > 3));
   const std::int32_t paired_end = triple ? G - 3 : G;
   const int head_passes = triple ? paired_end / kHeadsBlock + 1
                                  : G / kHeadsBlock + (G % kHeadsBlock) / 2 + (G % kHeadsBlock) % 2;

@@ -481,8 +481,9 @@ TEST(LowPrecisionDecode, FastKernelDecodesEveryCodeLikeTheCodecs) {
 // machine dispatches to: the encoders must write the same bytes as on the best target (which the
 // write tests check against the scalar codecs) and the fast kernel must match the reference.
 // head_dim 88 gives every target a mix of int4 pairs, single chunks and scalar tails; G = 3 and
-// G = 7 at head_dim 136 the pass of three heads (fp32, fp16 and fp8 everywhere, every dtype on
-// 512-bit targets, at G = 7 after a block of four there) with 8-chunk sweeps and a tail.
+// G = 5 and 7 at head_dim 136 the pass of three heads (fp32, fp16 and fp8 everywhere, every dtype
+// on 512-bit targets, at G = 7 after a block of four there; fp8 after pairs on 2-head targets)
+// with 8-chunk sweeps and a tail.
 TEST(SimdTarget, EveryCompiledTargetEncodesAndAttendsCorrectly) {
   const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
   ASSERT_FALSE(targets.empty());
@@ -490,6 +491,7 @@ TEST(SimdTarget, EveryCompiledTargetEncodesAndAttendsCorrectly) {
   for (DType t : kExtendedDTypes) {
     for (const AttnCase& c : {AttnCase{88, 77, 16, 4, t, Layout::kPositionMajor, false},
                               AttnCase{136, 77, 12, 4, t, Layout::kHeadMajor, true},
+                              AttnCase{136, 77, 20, 4, t, Layout::kHeadMajor, false},
                               AttnCase{136, 77, 28, 4, t, Layout::kPositionMajor, true}}) {
       std::mt19937 rng(21);
       std::vector<std::vector<float>> kv;
