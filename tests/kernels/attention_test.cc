@@ -480,10 +480,10 @@ TEST(LowPrecisionDecode, FastKernelDecodesEveryCodeLikeTheCodecs) {
 // Every Highway target compiled in (AVX3, AVX2, SSE4, ... down to scalar), not only the one this
 // machine dispatches to: the encoders must write the same bytes as on the best target (which the
 // write tests check against the scalar codecs) and the fast kernel must match the reference.
-// head_dim 88 gives every target a mix of int4 pairs, single chunks and scalar tails; G = 3 and
-// G = 5 and 7 at head_dim 136 the pass of three heads (fp32, fp16 and fp8 everywhere, every dtype
-// on 512-bit targets, at G = 7 after a block of four there; fp8 after pairs on 2-head targets)
-// with 8-chunk sweeps and a tail.
+// head_dim 88 gives every target a mix of int4 pairs, single chunks and scalar tails; G = 3, 5
+// and 7 at head_dim 136 the pass of three heads (G = 3: fp32, fp16 and fp8 everywhere, every
+// dtype on 512-bit targets; G = 7 after a block of four there; G = 5 and 7 for fp8 after pairs on
+// 2-head targets) with 8-chunk sweeps and a tail.
 TEST(SimdTarget, EveryCompiledTargetEncodesAndAttendsCorrectly) {
   const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
   ASSERT_FALSE(targets.empty());
